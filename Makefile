@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+#   make                       build clusterswap.ko for the running kernel
+#   make KERNELRELEASE=R       ... for kernel R (headers in /lib/modules/R/build)
+#   make KDIR=DIR              ... against the kernel build tree DIR
+#   make check                 the whole test suite (installs what it needs,
+#                              boots the stock Debian kernels in QEMU)
+#   make check-host            only the host-side part: build per kernel, static checks
+#   make bench                 stock vs clusterswap on the same VM
+#   make demo                  see it working
+#   make clean
+
+KERNELRELEASE ?= $(shell uname -r)
+KDIR ?= /lib/modules/$(KERNELRELEASE)/build
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || \
+		rm -rf module/*.o module/.*.cmd *.ko *.mod *.mod.c *.o .*.cmd modules.order Module.symvers
+
+check:
+	tests/check.sh all
+
+check-host:
+	tests/check.sh host
+
+bench:
+	tests/bench.sh
+
+demo:
+	tests/demo.sh
+
+.PHONY: all modules clean check check-host bench demo

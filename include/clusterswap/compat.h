@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel lines clusterswap supports, and every difference between them.
+ *
+ * clusterswap reaches into mm/swapfile.c internals that change between kernel
+ * lines, so it is built for an explicit list of lines and refuses all others,
+ * at build time (here) and at load time (kernel_gate.c).  Every #if on the
+ * kernel version in the module belongs in this file.
+ *
+ *   6.12.y  Debian 13 (trixie), RHEL 10: the primary target.
+ *   6.1.y   Debian 12 (bookworm).
+ *
+ * 6.14 and later already have the cluster allocator this module brings
+ * (upstream "rework of swap allocator locks", "remove swap slot cache"), and
+ * their swap internals differ; they are refused like any unknown kernel.
+ */
+#ifndef _CLUSTERSWAP_COMPAT_H
+#define _CLUSTERSWAP_COMPAT_H
+
+#include <linux/version.h>
+
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#define CS_KERNEL_LINE_612	1
+#define CS_KERNEL_LINE_NAME	"6.12"
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) && \
+	LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#define CS_KERNEL_LINE_61	1
+#define CS_KERNEL_LINE_NAME	"6.1"
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
+#error "clusterswap: kernels 6.14 and later already have the cluster swap allocator; this module is not needed and not supported there"
+#else
+#error "clusterswap: unsupported kernel; supported lines are 6.12.y (Debian 13, RHEL 10) and 6.1.y (Debian 12)"
+#endif
+
+#ifndef __ASSEMBLY__
+
+#include <linux/ftrace.h>
+
+#ifndef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
+#error "clusterswap: needs CONFIG_DYNAMIC_FTRACE_WITH_ARGS (x86-64 distro kernels have it)"
+#endif
+#ifndef CONFIG_KPROBES
+#error "clusterswap: needs CONFIG_KPROBES to find kallsyms_lookup_name"
+#endif
+#ifndef CONFIG_SWAP
+#error "clusterswap: needs CONFIG_SWAP"
+#endif
+
+/* Redirect a traced function: the ftrace_regs accessor was renamed in 6.5. */
+#ifdef CS_KERNEL_LINE_612
+#define cs_ftrace_set_ip(fregs, ip) ftrace_regs_set_instruction_pointer(fregs, ip)
+#else
+#define cs_ftrace_set_ip(fregs, ip) ftrace_instruction_pointer_set(fregs, ip)
+#endif
+
+#endif /* !__ASSEMBLY__ */
+#endif /* _CLUSTERSWAP_COMPAT_H */

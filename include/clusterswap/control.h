@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the administrator sees and sets: /sys/kernel/clusterswap and
+ * /sys/kernel/debug/clusterswap, and the load-time kernel check.
+ */
+#ifndef _CLUSTERSWAP_CONTROL_H
+#define _CLUSTERSWAP_CONTROL_H
+
+#include <linux/types.h>
+
+#define CS_VERSION "0.1.0"
+
+/* Whether the hooks serve calls (1) or leave them all to stock code (0). */
+extern bool cs_enabled;
+
+int cs_kernel_gate(void);
+const char *cs_kernel_release(void);
+
+int cs_sysfs_init(void);
+void cs_sysfs_exit(void);
+void cs_debugfs_init(void);
+void cs_debugfs_exit(void);
+
+#endif /* _CLUSTERSWAP_CONTROL_H */

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ftrace redirection of the swap-slot allocator's entry points.
+ *
+ * One ftrace_ops with IPMODIFY sends the hot entry points (the "redirects")
+ * to replacement functions in this module; a second, plain ftrace_ops counts
+ * the events the module must react to (the "observers": swapoff start,
+ * swapon end, swapoff teardown).  A replacement may call the original through
+ * cs_sym_call(): the ftrace callback lets calls whose return address is in
+ * this module through untouched.
+ *
+ * Each kernel line lists its hooks and replacements in hooks_<line>.c.
+ */
+#ifndef _CLUSTERSWAP_HOOKS_H
+#define _CLUSTERSWAP_HOOKS_H
+
+#include <linux/percpu.h>
+#include <clusterswap/symbols.h>
+
+struct cs_hook {
+	enum cs_sym target;
+	/* Module function that replaces @target; NULL for an observer. */
+	void *replacement;
+	/* The ftrace call site inside @target, found at load. */
+	unsigned long fentry;
+};
+
+/* Defined per kernel line (hooks_612.c, hooks_61.c). */
+extern struct cs_hook cs_redirects[];
+extern const unsigned int cs_nr_redirects;
+extern struct cs_hook cs_observers[];
+extern const unsigned int cs_nr_observers;
+
+/* Calls seen per hooked symbol, summed over CPUs by cs_hook_calls(). */
+DECLARE_PER_CPU(unsigned long, cs_hook_calls_pcp[CS_NR_SYMS]);
+/* Replacements entered and not yet returned; per CPU, summed at unload. */
+DECLARE_PER_CPU(long, cs_hooks_inflight);
+
+int cs_hooks_register(void);
+void cs_hooks_unregister(void);
+unsigned long cs_hook_calls(enum cs_sym sym);
+
+/* Every replacement starts with cs_hook_enter() and ends with cs_hook_exit(). */
+static inline void cs_hook_enter(enum cs_sym sym)
+{
+	this_cpu_inc(cs_hook_calls_pcp[sym]);
+}
+
+static inline void cs_hook_exit(void)
+{
+	/* Pairs with this_cpu_inc(cs_hooks_inflight) in the ftrace callback. */
+	this_cpu_dec(cs_hooks_inflight);
+}
+
+#endif /* _CLUSTERSWAP_HOOKS_H */

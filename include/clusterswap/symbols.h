@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Kernel functions that are not exported, resolved once at load.
+ *
+ * Debian's 6.12 is built with IBT: on CPUs that enforce it, an indirect call
+ * to a function whose ENDBR was sealed at boot is a fatal #CP fault, and
+ * nearly every function listed here is sealed.  So a resolved address is never
+ * a C function pointer.  It is a struct cs_kaddr, which C cannot call, and the
+ * only way to run it is cs_sym_call(), which transfers control with a RET
+ * through the assembly gate in gate.S (RET is not checked by IBT).  The host
+ * check tests/host/ibt_check.py proves on the built .ko that the module makes
+ * no indirect call or jump at all, and that only cs_sym_* functions read the
+ * table of resolved addresses.
+ */
+#ifndef _CLUSTERSWAP_SYMBOLS_H
+#define _CLUSTERSWAP_SYMBOLS_H
+
+#include <clusterswap/compat.h>
+
+/* The non-exported symbols each kernel line needs, in resolution order. */
+#define CS_SYMBOLS_COMMON(X)			\
+	X(kallsyms_lookup_name)			\
+	X(ftrace_location)			\
+	X(folio_alloc_swap)			\
+	X(free_swap_slot)			\
+	X(put_swap_folio)			\
+	X(swapcache_free_entries)		\
+	X(get_swap_page_of_type)		\
+	X(disable_swap_slots_cache_lock)	\
+	X(enable_swap_slots_cache)
+
+#ifdef CS_KERNEL_LINE_612
+#define CS_SYMBOLS(X)				\
+	CS_SYMBOLS_COMMON(X)			\
+	X(free_swap_and_cache_nr)		\
+	X(zswap_swapoff)
+#else
+#define CS_SYMBOLS(X)				\
+	CS_SYMBOLS_COMMON(X)			\
+	X(free_swap_and_cache)			\
+	X(__frontswap_invalidate_area)
+#endif
+
+#define CS_SYM_ENUM(name) CS_SYM_##name,
+enum cs_sym {
+	CS_SYMBOLS(CS_SYM_ENUM)
+	CS_NR_SYMS
+};
+#undef CS_SYM_ENUM
+
+/* A resolved kernel address: deliberately not callable from C. */
+struct cs_kaddr {
+	unsigned long addr;
+};
+
+int cs_sym_resolve_all(void);
+const char *cs_sym_name(enum cs_sym sym);
+unsigned long cs_sym_addr(enum cs_sym sym);
+unsigned long cs_sym_call(enum cs_sym sym, unsigned long a1, unsigned long a2,
+			  unsigned long a3, unsigned long a4, unsigned long a5);
+
+#define cs_sym_call1(sym, a1) \
+	cs_sym_call(sym, (unsigned long)(a1), 0, 0, 0, 0)
+#define cs_sym_call2(sym, a1, a2) \
+	cs_sym_call(sym, (unsigned long)(a1), (unsigned long)(a2), 0, 0, 0)
+#define cs_sym_call3(sym, a1, a2, a3) \
+	cs_sym_call(sym, (unsigned long)(a1), (unsigned long)(a2), \
+		    (unsigned long)(a3), 0, 0)
+
+/* gate.S: run @fn(a1..a5) by a RET transfer; returns what @fn returned. */
+unsigned long cs_gate_call(unsigned long fn, unsigned long a1, unsigned long a2,
+			   unsigned long a3, unsigned long a4, unsigned long a5);
+
+#endif /* _CLUSTERSWAP_SYMBOLS_H */

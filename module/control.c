@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /sys/kernel/clusterswap: the on/off knob and what the module recognised.
+ *
+ *   enabled  0 or 1; root-only write.  Any other input is rejected with
+ *            -EINVAL and changes nothing.
+ *   version  the module version.
+ *   kernel   the running kernel release and the line it was recognised as.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kobject.h>
+#include <linux/sysfs.h>
+#include <linux/string.h>
+#include <linux/mutex.h>
+
+#include <clusterswap/compat.h>
+#include <clusterswap/control.h>
+
+bool cs_enabled;
+
+/* Serialises writers of "enabled" (the switch will do work in both directions). */
+static DEFINE_MUTEX(cs_switch_lock);
+
+static struct kobject *cs_kobj;
+
+static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(cs_enabled));
+}
+
+/* Exactly "0" or "1", with at most one trailing newline (what echo writes). */
+static int cs_parse_switch(const char *buf, size_t count, bool *on)
+{
+	if (count == 2 && buf[1] == '\n')
+		count = 1;
+	if (count != 1 || (buf[0] != '0' && buf[0] != '1'))
+		return -EINVAL;
+	*on = buf[0] == '1';
+	return 0;
+}
+
+static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
+{
+	bool on;
+	int err;
+
+	err = cs_parse_switch(buf, count, &on);
+	if (err)
+		return err;
+
+	mutex_lock(&cs_switch_lock);
+	if (on != cs_enabled) {
+		WRITE_ONCE(cs_enabled, on);
+		pr_info("%s\n", on ? "enabled" : "disabled");
+	}
+	mutex_unlock(&cs_switch_lock);
+	return count;
+}
+
+static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return sysfs_emit(buf, "%s\n", CS_VERSION);
+}
+
+static ssize_t kernel_show(struct kobject *kobj, struct kobj_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "%s (%s line)\n", cs_kernel_release(),
+			  CS_KERNEL_LINE_NAME);
+}
+
+static struct kobj_attribute cs_attr_enabled = __ATTR(enabled, 0644, enabled_show, enabled_store);
+static struct kobj_attribute cs_attr_version = __ATTR_RO(version);
+static struct kobj_attribute cs_attr_kernel = __ATTR_RO(kernel);
+
+static struct attribute *cs_attrs[] = {
+	&cs_attr_enabled.attr,
+	&cs_attr_version.attr,
+	&cs_attr_kernel.attr,
+	NULL,
+};
+
+static const struct attribute_group cs_attr_group = {
+	.attrs = cs_attrs,
+};
+
+int cs_sysfs_init(void)
+{
+	int err;
+
+	cs_kobj = kobject_create_and_add("clusterswap", kernel_kobj);
+	if (!cs_kobj)
+		return -ENOMEM;
+	err = sysfs_create_group(cs_kobj, &cs_attr_group);
+	if (err)
+		kobject_put(cs_kobj);
+	return err;
+}
+
+/* After this no writer can reach the switch; it is left off. */
+void cs_sysfs_exit(void)
+{
+	kobject_put(cs_kobj);
+	mutex_lock(&cs_switch_lock);
+	WRITE_ONCE(cs_enabled, false);
+	mutex_unlock(&cs_switch_lock);
+}

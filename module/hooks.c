@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The ftrace machinery behind include/clusterswap/hooks.h: registration,
+ * refusal of targets that cannot be hooked, the redirect callback, and the
+ * quiescence that makes unloading safe under load.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ftrace.h>
+#include <linux/module.h>
+#include <linux/delay.h>
+#include <linux/rcupdate.h>
+
+#include <clusterswap/hooks.h>
+#include <clusterswap/control.h>
+
+DEFINE_PER_CPU(unsigned long, cs_hook_calls_pcp[CS_NR_SYMS]);
+DEFINE_PER_CPU(long, cs_hooks_inflight);
+
+static const struct cs_hook *cs_hook_at(const struct cs_hook *hooks,
+					unsigned int nr, unsigned long ip)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (hooks[i].fentry == ip)
+			return &hooks[i];
+	return NULL;
+}
+
+/*
+ * Runs at the ftrace call site of every redirected function, with the
+ * caller's arguments untouched in @fregs.  A call coming from this module is
+ * a replacement reaching its original (through the gate): let it through.
+ * Otherwise, while enabled, send the call to the replacement, which returns
+ * straight to the original caller.
+ */
+static void notrace cs_redirect_cb(unsigned long ip, unsigned long parent_ip,
+				   struct ftrace_ops *ops,
+				   struct ftrace_regs *fregs)
+{
+	const struct cs_hook *hook;
+
+	if (!READ_ONCE(cs_enabled) || within_module(parent_ip, THIS_MODULE))
+		return;
+	hook = cs_hook_at(cs_redirects, cs_nr_redirects, ip);
+	if (WARN_ON_ONCE(!hook))
+		return;
+	/* Counted until the replacement returns: see cs_hooks_quiesce(). */
+	this_cpu_inc(cs_hooks_inflight);
+	cs_ftrace_set_ip(fregs, (unsigned long)hook->replacement);
+}
+
+static void notrace cs_observe_cb(unsigned long ip, unsigned long parent_ip,
+				  struct ftrace_ops *ops,
+				  struct ftrace_regs *fregs)
+{
+	const struct cs_hook *hook = cs_hook_at(cs_observers, cs_nr_observers, ip);
+
+	if (hook)
+		this_cpu_inc(cs_hook_calls_pcp[hook->target]);
+}
+
+/*
+ * PERMANENT: without it, sysctl kernel.ftrace_enabled=0 would silently drop
+ * the redirects.  With DYNAMIC_FTRACE_WITH_ARGS, IPMODIFY needs no SAVE_REGS
+ * (livepatch registers the same way).
+ */
+static struct ftrace_ops cs_redirect_ops = {
+	.func = cs_redirect_cb,
+	.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT,
+};
+
+static struct ftrace_ops cs_observe_ops = {
+	.func = cs_observe_cb,
+};
+
+unsigned long cs_hook_calls(enum cs_sym sym)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(cs_hook_calls_pcp[sym], cpu);
+	return sum;
+}
+
+static long cs_hooks_inflight_sum(void)
+{
+	long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += per_cpu(cs_hooks_inflight, cpu);
+	return sum;
+}
+
+static void notrace cs_probe_cb(unsigned long ip, unsigned long parent_ip,
+				struct ftrace_ops *ops, struct ftrace_regs *fregs)
+{
+}
+
+/*
+ * register_ftrace_function() says -EBUSY when any one target already has an
+ * IPMODIFY owner (a livepatch, a kprobe with a post handler, another hooking
+ * module).  Find and name each such target, hooking it alone.
+ */
+static void cs_hooks_name_owned(void)
+{
+	struct ftrace_ops probe;
+	unsigned int i;
+	bool named = false;
+
+	for (i = 0; i < cs_nr_redirects; i++) {
+		memset(&probe, 0, sizeof(probe));
+		probe.func = cs_probe_cb;
+		probe.flags = FTRACE_OPS_FL_IPMODIFY;
+		if (ftrace_set_filter_ip(&probe, cs_redirects[i].fentry, 0, 0))
+			continue;
+		if (register_ftrace_function(&probe) == -EBUSY) {
+			pr_err("%s is already modified by another ftrace user (a livepatch or another module); refusing to load\n",
+			       cs_sym_name(cs_redirects[i].target));
+			named = true;
+		} else {
+			unregister_ftrace_function(&probe);
+		}
+		ftrace_free_filter(&probe);
+	}
+	if (!named)
+		pr_err("ftrace refused the hooks (is sysctl kernel.ftrace_enabled 0?)\n");
+}
+
+static int cs_hooks_locate(struct cs_hook *hooks, unsigned int nr,
+			   struct ftrace_ops *ops)
+{
+	unsigned int i;
+	int err;
+
+	for (i = 0; i < nr; i++) {
+		unsigned long addr = cs_sym_addr(hooks[i].target);
+
+		/* ftrace_location(): the call site, after the ENDBR on IBT builds. */
+		hooks[i].fentry = cs_sym_call1(CS_SYM_ftrace_location, addr);
+		if (!hooks[i].fentry) {
+			pr_err("%s cannot be traced on this kernel; refusing to load\n",
+			       cs_sym_name(hooks[i].target));
+			return -EOPNOTSUPP;
+		}
+		err = ftrace_set_filter_ip(ops, hooks[i].fentry, 0, 0);
+		if (err) {
+			pr_err("cannot set an ftrace filter on %s (%d)\n",
+			       cs_sym_name(hooks[i].target), err);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/**
+ * cs_hooks_register() - Install the redirects and the observers.
+ *
+ * The redirects pass every call to stock code until cs_enabled is set.
+ * Context: process context, module init.
+ * Return: 0, or an error after naming the target that could not be hooked.
+ */
+int cs_hooks_register(void)
+{
+	int err;
+
+	err = cs_hooks_locate(cs_redirects, cs_nr_redirects, &cs_redirect_ops);
+	if (err)
+		goto free_filters;
+	err = cs_hooks_locate(cs_observers, cs_nr_observers, &cs_observe_ops);
+	if (err)
+		goto free_filters;
+
+	err = register_ftrace_function(&cs_redirect_ops);
+	if (err) {
+		if (err == -EBUSY)
+			cs_hooks_name_owned();
+		else
+			pr_err("cannot register the ftrace redirects (%d)\n", err);
+		goto free_filters;
+	}
+	err = register_ftrace_function(&cs_observe_ops);
+	if (err) {
+		pr_err("cannot register the ftrace observers (%d)\n", err);
+		unregister_ftrace_function(&cs_redirect_ops);
+		goto free_filters;
+	}
+	return 0;
+
+free_filters:
+	ftrace_free_filter(&cs_redirect_ops);
+	ftrace_free_filter(&cs_observe_ops);
+	return err;
+}
+
+/*
+ * After unregistering, no callback runs any more and no new replacement can
+ * be entered (unregister_ftrace_function() waits for RCU-tasks).  A
+ * replacement may still be running, sleeping in the original it passed the
+ * call to: wait for the in-flight count to drain, then one more RCU-tasks
+ * grace period for any task preempted between cs_hook_exit() and its return.
+ */
+static void cs_hooks_quiesce(void)
+{
+	while (cs_hooks_inflight_sum() > 0)
+		msleep(1);
+	synchronize_rcu_tasks();
+}
+
+/**
+ * cs_hooks_unregister() - Remove all hooks; no task is in module text after.
+ *
+ * Context: process context, may sleep; module exit.
+ */
+void cs_hooks_unregister(void)
+{
+	unregister_ftrace_function(&cs_observe_ops);
+	unregister_ftrace_function(&cs_redirect_ops);
+	cs_hooks_quiesce();
+	ftrace_free_filter(&cs_redirect_ops);
+	ftrace_free_filter(&cs_observe_ops);
+}

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The load-time half of the kernel gate (the build-time half is compat.h):
+ * the running kernel must be of the line this module was built for, and that
+ * line must be one clusterswap supports.  Anything else is refused with one
+ * clear line in the kernel log and -EOPNOTSUPP.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/utsname.h>
+#include <linux/kernel.h>
+
+#include <clusterswap/compat.h>
+#include <clusterswap/control.h>
+
+/*
+ * For tests only: check this release string instead of the running kernel's,
+ * to prove that an unsupported kernel is refused.  Not visible in sysfs.
+ */
+static char *assume_release;
+module_param(assume_release, charp, 0);
+MODULE_PARM_DESC(assume_release, "test only: gate on this kernel release string");
+
+static char cs_release[__NEW_UTS_LEN + 1];
+
+const char *cs_kernel_release(void)
+{
+	return cs_release;
+}
+
+/*
+ * "6.12.117+deb13-amd64" is of line 6.12; "6.1.0-56-amd64" (Debian 12 names
+ * its ABI, not the stable release) is of line 6.1.
+ */
+static bool cs_release_line(const char *release, unsigned int *major,
+			    unsigned int *minor)
+{
+	return sscanf(release, "%u.%u", major, minor) == 2;
+}
+
+/**
+ * cs_kernel_gate() - Refuse a kernel this build does not support.
+ *
+ * Context: module init.
+ * Return: 0, or -EOPNOTSUPP after logging why.
+ */
+int cs_kernel_gate(void)
+{
+	unsigned int major, minor;
+	char line[16];
+
+	strscpy(cs_release, assume_release ?: init_utsname()->release,
+		sizeof(cs_release));
+
+	if (!cs_release_line(cs_release, &major, &minor)) {
+		pr_err("cannot parse kernel release '%s'; refusing to load\n",
+		       cs_release);
+		return -EOPNOTSUPP;
+	}
+	snprintf(line, sizeof(line), "%u.%u", major, minor);
+
+	if (major > 6 || (major == 6 && minor >= 14)) {
+		pr_err("kernel %s already has the cluster swap allocator (6.14+); refusing to load\n",
+		       cs_release);
+		return -EOPNOTSUPP;
+	}
+	if (strcmp(line, "6.12") && strcmp(line, "6.1")) {
+		pr_err("kernel %s is not supported (supported: 6.12.y, 6.1.y); refusing to load\n",
+		       cs_release);
+		return -EOPNOTSUPP;
+	}
+	if (strcmp(line, CS_KERNEL_LINE_NAME)) {
+		pr_err("built for the %s line, running %s; rebuild for this kernel (dkms does); refusing to load\n",
+		       CS_KERNEL_LINE_NAME, cs_release);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}

@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * clusterswap: the cluster-based swap-slot allocator of Linux 6.14/6.15 for
+ * stock 6.12.y and 6.1.y kernels, installed at run time through ftrace.
+ *
+ * Load order: the kernel gate, the symbols, the control files, then the hooks
+ * (which pass everything to stock code until "enabled" is set).  Unload runs
+ * it backwards; once cs_hooks_unregister() returns no task is in module text.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+
+#include <clusterswap/compat.h>
+#include <clusterswap/control.h>
+#include <clusterswap/hooks.h>
+#include <clusterswap/symbols.h>
+
+static int __init clusterswap_init(void)
+{
+	int err;
+
+	err = cs_kernel_gate();
+	if (err)
+		return err;
+	err = cs_sym_resolve_all();
+	if (err)
+		return err;
+
+	cs_debugfs_init();
+	err = cs_sysfs_init();
+	if (err)
+		goto out_debugfs;
+	err = cs_hooks_register();
+	if (err)
+		goto out_sysfs;
+
+	pr_info("loaded on %s (%s line), disabled\n", cs_kernel_release(),
+		CS_KERNEL_LINE_NAME);
+	return 0;
+
+out_sysfs:
+	cs_sysfs_exit();
+out_debugfs:
+	cs_debugfs_exit();
+	return err;
+}
+
+static void __exit clusterswap_exit(void)
+{
+	cs_sysfs_exit();
+	cs_hooks_unregister();
+	cs_debugfs_exit();
+	pr_info("unloaded; the stock swap allocator is in charge\n");
+}
+
+module_init(clusterswap_init);
+module_exit(clusterswap_exit);
+
+MODULE_DESCRIPTION("Cluster-based swap-slot allocator for 6.12.y and 6.1.y kernels");
+MODULE_AUTHOR("clusterswap developers");
+MODULE_LICENSE("GPL");
+MODULE_VERSION(CS_VERSION);

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Resolve the non-exported kernel symbols clusterswap needs, once, at load,
+ * and call them through the IBT-safe gate.  See include/clusterswap/symbols.h.
+ *
+ * cs_resolved is the one table of resolved addresses.  Only the cs_sym_*
+ * functions in this file read it; tests/host/ibt_check.py enforces that on
+ * the built module, which is why the table has a global (module-local) name.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/kprobes.h>
+#include <linux/kallsyms.h>
+#include <linux/uaccess.h>
+#include <linux/string.h>
+
+#include <clusterswap/symbols.h>
+
+struct cs_kaddr cs_resolved[CS_NR_SYMS] __ro_after_init;
+
+#define CS_SYM_NAME(name) [CS_SYM_##name] = #name,
+static const char * const cs_sym_names[CS_NR_SYMS] = {
+	CS_SYMBOLS(CS_SYM_NAME)
+};
+#undef CS_SYM_NAME
+
+/* ENDBR64, and the 4-byte NOP the kernel seals unused ENDBRs with. */
+#define CS_ENDBR64		0xfa1e0ff3U
+#define CS_ENDBR_SEALED		0x001f0f66U
+
+const char *cs_sym_name(enum cs_sym sym)
+{
+	return cs_sym_names[sym];
+}
+
+/*
+ * kallsyms_lookup_name is not exported; a kprobe still finds it.  On IBT
+ * kernels arch_adjust_kprobe_addr() places the probe after the function's
+ * ENDBR (or its sealed NOP), so step back over it, then confirm with kallsyms
+ * that the result is the very start of the function.
+ */
+static unsigned long cs_sym_find_kallsyms_lookup_name(void)
+{
+	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
+	char buf[KSYM_SYMBOL_LEN];
+	unsigned long addr;
+	u32 insn;
+	int err;
+
+	err = register_kprobe(&kp);
+	if (err) {
+		pr_err("cannot locate kallsyms_lookup_name with a kprobe (%d)\n", err);
+		return 0;
+	}
+	addr = (unsigned long)kp.addr;
+	unregister_kprobe(&kp);
+
+	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
+	    !copy_from_kernel_nofault(&insn, (void *)(addr - 4), sizeof(insn)) &&
+	    (insn == CS_ENDBR64 || insn == CS_ENDBR_SEALED))
+		addr -= 4;
+
+	sprint_symbol(buf, addr);
+	if (!str_has_prefix(buf, "kallsyms_lookup_name+0x0/")) {
+		pr_err("kprobe address of kallsyms_lookup_name resolves to %s\n", buf);
+		return 0;
+	}
+	return addr;
+}
+
+/**
+ * cs_sym_resolve_all() - Resolve every symbol of this kernel line.
+ *
+ * Context: process context, module init.
+ * Return: 0, or -ENOENT after naming the first symbol that is missing.
+ */
+int cs_sym_resolve_all(void)
+{
+	unsigned long addr;
+	int i;
+
+	addr = cs_sym_find_kallsyms_lookup_name();
+	if (!addr)
+		return -ENOENT;
+	cs_resolved[CS_SYM_kallsyms_lookup_name].addr = addr;
+
+	for (i = CS_SYM_kallsyms_lookup_name + 1; i < CS_NR_SYMS; i++) {
+		addr = cs_gate_call(cs_resolved[CS_SYM_kallsyms_lookup_name].addr,
+				    (unsigned long)cs_sym_names[i], 0, 0, 0, 0);
+		if (!addr) {
+			pr_err("kernel symbol %s not found; this kernel build is not supported\n",
+			       cs_sym_names[i]);
+			return -ENOENT;
+		}
+		cs_resolved[i].addr = addr;
+	}
+	return 0;
+}
+
+/**
+ * cs_sym_addr() - The address of a resolved symbol, as a number.
+ * @sym: the symbol.
+ *
+ * For ftrace filters and address comparisons only: never cast it to a
+ * function pointer (the IBT check fails the build's test if anything does).
+ */
+unsigned long cs_sym_addr(enum cs_sym sym)
+{
+	return cs_resolved[sym].addr;
+}
+
+/**
+ * cs_sym_call() - Call a resolved kernel function through the IBT-safe gate.
+ * @sym: the function.
+ * @a1: first argument (as a register value); @a2..@a5 likewise.
+ *
+ * Context: whatever the called function requires.
+ * Return: the called function's return register.
+ */
+noinline unsigned long cs_sym_call(enum cs_sym sym, unsigned long a1,
+				   unsigned long a2, unsigned long a3,
+				   unsigned long a4, unsigned long a5)
+{
+	return cs_gate_call(cs_resolved[sym].addr, a1, a2, a3, a4, a5);
+}

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Deliberately wrong: what tests/host/ibt_check.py exists to catch.  Never
+ * loaded; only compiled so the check can be shown to fail on real object code.
+ */
+#include <linux/module.h>
+
+struct cs_kaddr {
+	unsigned long addr;
+};
+
+struct cs_kaddr cs_resolved[2];
+unsigned long ibt_bad_leaked;
+
+/* Rule 1: a resolved address called through a C function pointer. */
+static noinline int ibt_bad_indirect_call(void)
+{
+	int (*fn)(void) = (int (*)(void))cs_resolved[1].addr;
+
+	return fn();
+}
+
+/* Rule 2: the table read outside cs_sym_*(). */
+static noinline void ibt_bad_leak(void)
+{
+	ibt_bad_leaked = cs_resolved[0].addr;
+}
+
+static int __init ibt_bad_init(void)
+{
+	ibt_bad_leak();
+	return cs_resolved[1].addr ? ibt_bad_indirect_call() : 0;
+}
+module_init(ibt_bad_init);
+MODULE_LICENSE("GPL");

@@ -1,0 +1,44 @@
+#!/bin/bash
+# Build clusterswap.ko inside a suite's build root, with that kernel's own
+# compiler and headers.
+#
+#   build.sh SUITE [KVER [SRCDIR]]   KVER defaults to the root's newest kernel;
+#                                    SRCDIR builds another module (a test fixture)
+#
+# Prints the path of the built module on the last line.  The build happens in a
+# copy of the sources inside the root; the repository is never written.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+suite=${1:?usage: build.sh SUITE [KVER]}
+cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
+root=$cache/roots/$suite
+[ -d "$root/lib/modules" ] || { echo "build.sh: no build root for $suite (run mkroot.sh)" >&2; exit 1; }
+kver=${2:-$(ls "$root/lib/modules" | sort -V | tail -n 1)}
+[ -d "$root/usr/src/linux-headers-$kver" ] || { echo "build.sh: no headers for $kver in $suite" >&2; exit 1; }
+
+src=${3:-}
+work=/tmp/clusterswap-build-$kver${src:+-$(basename "$src")}
+rm -rf "$root$work"
+mkdir -p "$root$work"
+if [ -n "$src" ]; then
+	cp -a "$src/." "$root$work/"
+else
+	cp -a "$top/Kbuild" "$top/Makefile" "$top/module" "$top/include" "$root$work/"
+fi
+if ! chroot "$root" make -s -C "/usr/src/linux-headers-$kver" M="$work" modules \
+	>"$root$work/build.log" 2>&1; then
+	cat "$root$work/build.log" >&2
+	echo "build.sh: build for $kver failed" >&2
+	exit 1
+fi
+# Warnings fail the build: a module for production kernels compiles clean.
+if grep -E 'warning:' "$root$work/build.log" >&2; then
+	echo "build.sh: build for $kver has warnings" >&2
+	exit 1
+fi
+out=$cache/out/$suite/$kver
+mkdir -p "$out"
+ko=$(cd "$root$work" && ls *.ko)
+cp "$root$work/$ko" "$out/"
+echo "$out/$ko"

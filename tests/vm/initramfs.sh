@@ -1,0 +1,49 @@
+#!/bin/bash
+# Build a small busybox initramfs for one kernel of a build root: just the
+# modules needed to mount the root over 9p with a tmpfs overlay on top.
+#
+#   initramfs.sh SUITE KVER     prints the path of the cpio archive
+#
+# The guest's /init mounts the build root read-only over virtio-9p, the job
+# directory read-write at /job, and switch_roots into /job/pid1.sh.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+suite=${1:?usage: initramfs.sh SUITE KVER}
+kver=${2:?usage: initramfs.sh SUITE KVER}
+cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
+root=$cache/roots/$suite
+out=$cache/initramfs/$suite-$kver.cpio
+stamp=$(cat "$root/.clusterswap-recipe" "$here/initramfs.sh" "$here/init" | sha256sum | cut -c1-16)
+
+if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
+	echo "$out"
+	exit 0
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp"/{bin,dev,proc,sys,lower,upper,newroot,lib/mod} "$(dirname "$out")"
+cp "$root/bin/busybox" "$tmp/bin/busybox"
+cp "$here/init" "$tmp/init"
+chmod +x "$tmp/init"
+
+# Modules in load order, decompressed (busybox insmod takes plain .ko).
+for m in 9pnet_virtio 9p overlay; do
+	chroot "$root" modprobe -S "$kver" --show-depends "$m"
+done | awk '$1 == "insmod" && !seen[$2]++ {print $2}' >"$tmp/mods.txt"
+: >"$tmp/lib/mod/order"
+while read -r path; do
+	name=$(basename "$path")
+	case $name in
+	*.ko.xz) xz -dc "$root$path" >"$tmp/lib/mod/${name%.xz}"; name=${name%.xz} ;;
+	*.ko.zst) zstd -qdc "$root$path" >"$tmp/lib/mod/${name%.zst}"; name=${name%.zst} ;;
+	*) cp "$root$path" "$tmp/lib/mod/$name" ;;
+	esac
+	echo "$name" >>"$tmp/lib/mod/order"
+done <"$tmp/mods.txt"
+rm "$tmp/mods.txt"
+
+(cd "$tmp" && find . | cpio -o -H newc --quiet) >"$out.new"
+mv "$out.new" "$out"
+echo "$stamp" >"$out.stamp"
+echo "$out"

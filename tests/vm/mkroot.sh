@@ -1,0 +1,78 @@
+#!/bin/bash
+# Build (or reuse) a Debian build root for one target suite.
+#
+#   mkroot.sh trixie|bookworm
+#
+# The root lives outside the repository, in $CLUSTERSWAP_CACHE/roots/SUITE
+# (default ~/.cache/clusterswap). It holds the suite's own kernel image and
+# headers from SUITE and SUITE-security (what users really run), the compiler
+# those headers were built with, dkms, and the tools the in-VM suite uses.
+# The same tree is the guest's root file system (read-only over 9p).
+#
+# The mirror is read from this machine's apt configuration; nothing is added to
+# the host's apt sources. A root is rebuilt only when it is missing or when this
+# recipe changes (the stamp holds the recipe's hash).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+suite=${1:?usage: mkroot.sh SUITE}
+case $suite in
+trixie | bookworm) ;;
+*) echo "mkroot.sh: no recipe for suite '$suite'" >&2; exit 2 ;;
+esac
+
+cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
+root=$cache/roots/$suite
+recipe=$(sha256sum "$0" | cut -c1-16)
+stamp=$root/.clusterswap-recipe
+
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$recipe" ]; then
+	exit 0
+fi
+
+packages=linux-image-amd64,linux-headers-amd64,gcc,make,libc6-dev,dkms,kmod
+packages=$packages,util-linux,procps,busybox-static,zstd,cpio,xz-utils,e2fsprogs,openssl
+
+mirror=$("$here/mirror.sh" debian)
+security=$("$here/mirror.sh" debian-security)
+tmp=$root.new
+mkdir -p "$cache/roots"
+
+cleanup() {
+	for m in dev/pts dev proc sys; do
+		mountpoint -q "$tmp/$m" 2>/dev/null && umount -l "$tmp/$m"
+	done
+	return 0
+}
+trap cleanup EXIT
+
+echo "mkroot: debootstrap $suite from the host's mirror into $tmp"
+rm -rf "$tmp"
+debootstrap --variant=minbase --include="$packages" "$suite" "$tmp" "$mirror" \
+	>"$cache/roots/$suite.debootstrap.log" 2>&1 || {
+	tail -n 30 "$cache/roots/$suite.debootstrap.log" >&2
+	exit 1
+}
+
+# The suite's security updates carry the kernel users actually boot.
+cat >"$tmp/etc/apt/sources.list" <<SOURCES
+deb $mirror $suite main
+deb $security $suite-security main
+SOURCES
+mount -t proc proc "$tmp/proc"
+mount --bind /sys "$tmp/sys"
+mount --bind /dev "$tmp/dev"
+mount --bind /dev/pts "$tmp/dev/pts"
+echo "mkroot: $suite-security kernel and headers"
+chroot "$tmp" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive chroot "$tmp" apt-get install -y -qq --no-install-recommends \
+	linux-image-amd64 linux-headers-amd64 >"$cache/roots/$suite.security.log" 2>&1 || {
+	tail -n 30 "$cache/roots/$suite.security.log" >&2
+	exit 1
+}
+chroot "$tmp" apt-get clean
+cleanup
+
+rm -rf "$root"
+mv "$tmp" "$root"
+echo "$recipe" >"$stamp"
+echo "mkroot: $suite ready: kernels $(ls "$root/lib/modules" | tr '\n' ' ')"

@@ -1,0 +1,24 @@
+#!/bin/sh
+# PID 1 in the guest: mount what the tests need, run /job/run.sh with its
+# output in /job/out, then power off.  The host reads /job/out.
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t cgroup2 cgroup2 /sys/fs/cgroup
+mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
+mkdir -p /job/out
+echo "guest: running /job/run.sh on $(uname -r)"
+sh /job/run.sh >/job/out/console.log 2>&1
+echo $? >/job/out/rc
+dmesg >/job/out/dmesg.txt
+sync
+echo "guest: done (rc $(cat /job/out/rc)), powering off"
+/bin/busybox poweroff -f

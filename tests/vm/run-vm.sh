@@ -1,0 +1,45 @@
+#!/bin/bash
+# Boot one stock kernel of a build root in QEMU and run a job in it.
+#
+#   run-vm.sh SUITE KVER JOBDIR TIMEOUT_S
+#
+# JOBDIR holds run.sh (and whatever it needs); it is mounted read-write at
+# /job in the guest, and the guest leaves its results in JOBDIR/out:
+# console.log (run.sh's output), rc, dmesg.txt.  The serial console goes to
+# JOBDIR/serial.log.  Environment: VM_SMP (default 2), VM_MEM (default 2G),
+# VM_APPEND (extra kernel command line).
+#
+# TCG, multi-threaded: this machine's KVM (PVM) cannot boot a stock kernel
+# (see ../shared/docs/vm-harness.md).  Exit status: 0 when the guest ran
+# run.sh to its end (whatever run.sh returned), 1 when it did not.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+suite=${1:?usage}; kver=${2:?usage}; job=${3:?usage}; limit=${4:?usage}
+cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
+root=$cache/roots/$suite
+initrd=$("$here/initramfs.sh" "$suite" "$kver")
+cp "$here/pid1.sh" "$job/pid1.sh"
+rm -rf "$job/out"
+mkdir -p "$job/out"
+
+cmdline="console=ttyS0 quiet loglevel=4 panic=-1 oops=panic mitigations=off"
+cmdline="$cmdline transparent_hugepage=never ${VM_APPEND:-}"
+rc=0
+timeout --kill-after=10 "$limit" qemu-system-x86_64 \
+	-machine q35 -accel tcg,thread=multi -cpu max -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
+	-nodefaults -display none -serial "file:$job/serial.log" -monitor none -no-reboot \
+	-kernel "$root/boot/vmlinuz-$kver" -initrd "$initrd" -append "$cmdline" \
+	-virtfs "local,path=$root,mount_tag=root,security_model=passthrough,readonly=on,id=root" \
+	-virtfs "local,path=$job,mount_tag=job,security_model=none,id=job" \
+	${VM_QEMU_EXTRA:-} || rc=$?
+if [ ! -f "$job/out/rc" ]; then
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "run-vm: the guest did not finish within ${limit}s" >&2
+	else
+		echo "run-vm: the guest stopped before finishing (qemu exit $rc)" >&2
+	fi
+	echo "run-vm: serial console tail:" >&2
+	tail -n 40 "$job/serial.log" >&2 || true
+	exit 1
+fi
+exit 0
