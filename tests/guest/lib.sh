@@ -1,0 +1,83 @@
+# Helpers for the in-VM tests (sourced by suite.sh; POSIX sh).
+#
+# A test is a file t_NAME.sh defining test_NAME, and optionally TIMEOUT_NAME
+# (seconds).  It runs in its own shell: fail() ends it with a reason.
+
+CS=/sys/kernel/clusterswap
+CSD=/sys/kernel/debug/clusterswap
+KO=/job/clusterswap.ko
+BIN=/job/bin
+CG=/sys/fs/cgroup
+
+fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+note() {
+	echo "  $*"
+}
+
+cs_load() {
+	insmod "$KO" "$@" || fail "insmod $KO $* failed"
+}
+
+cs_unload() {
+	rmmod clusterswap || fail "rmmod clusterswap failed"
+	[ ! -e "$CS" ] || fail "$CS still exists after rmmod"
+}
+
+cs_set() {
+	echo "$1" >"$CS/enabled" || fail "cannot write $1 to $CS/enabled"
+	[ "$(cat "$CS/enabled")" = "$1" ] || fail "enabled reads $(cat "$CS/enabled") after writing $1"
+}
+
+# cs_stat KEY: a value from debugfs stats.
+cs_stat() {
+	awk -v k="$1" '$1 == k {print $2; found=1} END {if (!found) print "missing"}' "$CSD/stats"
+}
+
+# cs_frees: all calls seen on the redirected free paths.
+cs_frees() {
+	awk '$1 ~ /^calls\.(free_swap_slot|put_swap_folio|free_swap_and_cache(_nr)?|swapcache_free_entries)$/ {s += $2} END {print s + 0}' "$CSD/stats"
+}
+
+vmstat() {
+	awk -v k="$1" '$1 == k {print $2}' /proc/vmstat
+}
+
+# zram_swap N SIZE [PRIO]: zram device N of SIZE as swap.
+zram_swap() {
+	[ -e /sys/block/zram0 ] || modprobe zram num_devices=4 || fail "modprobe zram"
+	echo "$2" >"/sys/block/zram$1/disksize" || fail "zram$1 disksize"
+	mkswap "/dev/zram$1" >/dev/null || fail "mkswap zram$1"
+	swapon ${3:+-p "$3"} "/dev/zram$1" || fail "swapon zram$1"
+}
+
+swap_clear() {
+	swapoff -a
+	for z in /sys/block/zram*; do
+		[ -e "$z/reset" ] && echo 1 >"$z/reset" 2>/dev/null
+	done
+	return 0
+}
+
+# memcg NAME MAX: a memory cgroup limited to MAX.
+memcg() {
+	grep -q memory "$CG/cgroup.subtree_control" || echo +memory >"$CG/cgroup.subtree_control"
+	mkdir -p "$CG/$1" && echo "$2" >"$CG/$1/memory.max" || fail "memcg $1"
+}
+
+# in_memcg NAME CMD...: run CMD inside memory cgroup NAME.
+in_memcg() {
+	_cg=$1
+	shift
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG/$_cg" "$@"
+}
+
+memcg_clear() {
+	for d in "$CG"/*/; do
+		[ -f "$d/memory.max" ] && rmdir "$d" 2>/dev/null
+	done
+	return 0
+}

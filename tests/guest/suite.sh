@@ -1,0 +1,50 @@
+# The in-VM suite runner: /job/run.sh.  Runs each test named in /job/tests,
+# each in its own shell under a time limit, and writes one line per test to
+# /job/out/results: "PASS name" or "FAIL name: reason".
+#
+# Besides its own checks, a test fails when, during it, the kernel log shows a
+# warning, a BUG, an oops, a lockup or an RCU stall, or the kernel taint gains
+# a bit other than O (out-of-tree module) and E (unsigned module).
+cd /job || exit 1
+. /job/lib.sh
+BAD_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN'
+ALLOWED_TAINT=$((4096 | 8192))
+
+results=/job/out/results
+: >"$results"
+echo 1 >/proc/sys/kernel/sysrq
+
+for name in $(cat /job/tests); do
+	timeout=$(sh -c ". /job/lib.sh; . /job/t_$name.sh; echo \${TIMEOUT_$name:-120}")
+	taint_before=$(cat /proc/sys/kernel/tainted)
+	dmesg -C
+	echo "=== $name (limit ${timeout}s)"
+	start=$(date +%s)
+	timeout -k 10 "$timeout" sh -c ". /job/lib.sh; . /job/t_$name.sh; test_$name" >"/job/out/$name.log" 2>&1
+	rc=$?
+	cat "/job/out/$name.log"
+	dmesg >"/job/out/$name.dmesg"
+	reason=
+	if [ $rc = 124 ] || [ $rc = 137 ]; then
+		reason="timed out after ${timeout}s"
+	elif [ $rc != 0 ]; then
+		reason=$(grep '^FAIL: ' "/job/out/$name.log" | head -n 1 | cut -c7-)
+		[ -n "$reason" ] || reason="exit status $rc"
+	fi
+	bad=$(grep -E "$BAD_LOG" "/job/out/$name.dmesg" | head -n 3)
+	[ -z "$reason" ] && [ -n "$bad" ] && reason="kernel log: $(echo "$bad" | head -n 1)"
+	taint_new=$(( $(cat /proc/sys/kernel/tainted) & ~taint_before & ~ALLOWED_TAINT ))
+	[ -z "$reason" ] && [ $taint_new != 0 ] && reason="kernel taint gained bits $taint_new"
+	if [ -n "$reason" ]; then
+		echo "FAIL $name: $reason" >>"$results"
+		echo "--- $name: dmesg tail"
+		tail -n 40 "/job/out/$name.dmesg"
+	else
+		echo "PASS $name" >>"$results"
+	fi
+	echo "=== $name: $(tail -n 1 "$results") ($(( $(date +%s) - start ))s)"
+	# Leave the next test a clean machine.
+	[ -e "$CS" ] && rmmod clusterswap
+	swap_clear
+	memcg_clear
+done

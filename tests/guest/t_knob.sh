@@ -1,0 +1,42 @@
+# /sys/kernel/clusterswap/enabled takes exactly 0 or 1 from root.  Anything
+# else, and any write by another user, is rejected and changes nothing.
+TIMEOUT_knob=60
+rejected() {
+	want=$(cat $CS/enabled)
+	printf '%s' "$1" >$CS/enabled 2>/dev/null && fail "accepted '$2'"
+	[ "$(cat $CS/enabled)" = "$want" ] || fail "'$2' changed enabled to $(cat $CS/enabled)"
+}
+
+bad_inputs() {
+	rejected 2 2
+	rejected -1 -1
+	rejected yes yes
+	rejected on on
+	rejected '
+' "an empty line"
+	rejected '1 ' "'1 '"
+	rejected ' 1' "' 1'"
+	rejected 01 01
+	rejected '1
+
+' "1 and two newlines"
+	junk=$(head -c 3000 /dev/urandom | base64 -w0 | head -c 4096)
+	rejected "$junk" "4 KiB of junk"
+	want=$(cat $CS/enabled)
+	setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo 1 >$CS/enabled; echo 0 >$CS/enabled" 2>/dev/null &&
+		fail "a non-root user could write enabled"
+	[ "$(cat $CS/enabled)" = "$want" ] || fail "a non-root write changed enabled"
+}
+
+test_knob() {
+	cs_load
+	bad_inputs
+	cs_set 1
+	bad_inputs
+	printf 0 >$CS/enabled || fail "'0' without newline rejected"
+	[ "$(cat $CS/enabled)" = 0 ] || fail "'0' without newline not applied"
+	cs_set 1
+	cs_set 1
+	cs_set 0
+	cs_unload
+}

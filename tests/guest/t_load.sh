@@ -1,0 +1,19 @@
+# The module loads on this kernel, says what it recognised, starts disabled,
+# exposes read-only debugfs files, and leaves nothing behind when unloaded.
+TIMEOUT_load=60
+test_load() {
+	cs_load
+	[ "$(cat $CS/enabled)" = 0 ] || fail "enabled is $(cat $CS/enabled) after load, want 0"
+	grep -q "^$(uname -r) (" $CS/kernel || fail "kernel reads '$(cat $CS/kernel)'"
+	[ -n "$(cat $CS/version)" ] || fail "version is empty"
+	note "kernel: $(cat $CS/kernel); version $(cat $CS/version)"
+	for f in $CS/version $CS/kernel; do
+		[ "$(stat -c %a $f)" = 444 ] || fail "$f has mode $(stat -c %a $f), want 444"
+	done
+	[ "$(stat -c %a $CS/enabled)" = 644 ] || fail "enabled has mode $(stat -c %a $CS/enabled)"
+	[ "$(stat -c %a $CSD/stats)" = 444 ] || fail "stats has mode $(stat -c %a $CSD/stats)"
+	[ "$(cs_stat calls.folio_alloc_swap)" != missing ] || fail "stats lacks calls.folio_alloc_swap"
+	dmesg | grep -q 'clusterswap: loaded on' || fail "no load line in dmesg"
+	cs_unload
+	[ ! -e $CSD ] || fail "$CSD still exists after rmmod"
+}

@@ -1,0 +1,15 @@
+# madvise(MADV_PAGEOUT) of a known region with the module enabled: the pages
+# leave memory (mincore), each went through the module's allocation hook, and
+# every byte comes back on swap-in.
+TIMEOUT_pageout=120
+test_pageout() {
+	zram_swap 0 512M
+	cs_load
+	cs_set 1
+	allocs0=$(cs_stat calls.folio_alloc_swap)
+	$BIN/pageout -m 32 -s 5 || fail "pageout failed (exit $?)"
+	allocs=$(( $(cs_stat calls.folio_alloc_swap) - allocs0 ))
+	note "module saw $allocs allocations for 8192 pages"
+	[ "$allocs" -ge 8110 ] || fail "only $allocs of 8192 paged-out pages went through the module"
+	cs_unload
+}

@@ -1,0 +1,28 @@
+# A kernel outside the supported lines is refused at load with -EOPNOTSUPP
+# and one clear line in the kernel log, and nothing is left behind.  The
+# running kernel is faked with the test-only parameter assume_release.
+TIMEOUT_refuse_kernel=60
+refused() {
+	dmesg -C
+	out=$(insmod $KO assume_release="$1" 2>&1) && fail "insmod accepted kernel $1"
+	echo "$out" | grep -q 'Operation not supported' ||
+		fail "kernel $1: insmod said '$out', want 'Operation not supported'"
+	line=$(dmesg | grep 'clusterswap: ')
+	echo "$line" | grep -q "$2" || fail "kernel $1: log says '$line', want '$2'"
+	[ ! -e $CS ] || fail "kernel $1: $CS exists after a refused load"
+	note "$1: $line"
+}
+
+test_refuse_kernel() {
+	refused 7.2.13+deb14-amd64 'already has the cluster swap allocator'
+	refused 6.14.0 'already has the cluster swap allocator'
+	refused 6.6.0-30-amd64 'is not supported'
+	refused 5.10.0-33-amd64 'is not supported'
+	refused not-a-kernel 'cannot parse kernel release'
+	case $(uname -r) in
+	6.12.*) refused 6.1.0-56-amd64 'built for the 6.12 line' ;;
+	6.1.*) refused 6.12.117+deb13-amd64 'built for the 6.1 line' ;;
+	esac
+	cs_load
+	cs_unload
+}

@@ -1,0 +1,19 @@
+# The module is loaded, enabled and unloaded 10 times while 4 threads swap
+# through a memory cgroup: every page still comes back intact.
+TIMEOUT_reload_load=240
+test_reload_load() {
+	zram_swap 0 1G
+	memcg reload 96M
+	in_memcg reload $BIN/verifier -t 4 -m 256 -d 40 -s 31 &
+	pid=$!
+	sleep 1
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		cs_load
+		cs_set 1
+		sleep 1
+		n=$(cs_stat calls.folio_alloc_swap)
+		cs_unload
+		note "round $i: $n allocations served"
+	done
+	wait $pid || fail "verifier failed (exit $?) across reloads"
+}

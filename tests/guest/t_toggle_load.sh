@@ -1,0 +1,23 @@
+# The switch flips every 200 ms for 30 s while 4 threads swap through a
+# memory cgroup: every page still comes back intact.
+TIMEOUT_toggle_load=180
+test_toggle_load() {
+	zram_swap 0 1G
+	cs_load
+	memcg toggle 96M
+	in_memcg toggle $BIN/verifier -t 4 -m 256 -d 30 -s 21 &
+	pid=$!
+	flips=0
+	while kill -0 $pid 2>/dev/null; do
+		cs_set 1
+		sleep 0.2
+		cs_set 0
+		sleep 0.2
+		flips=$((flips + 2))
+	done
+	wait $pid || fail "verifier failed (exit $?) with the switch flipping"
+	note "flipped the switch $flips times; module saw $(cs_stat calls.folio_alloc_swap) allocations"
+	[ "$flips" -ge 20 ] || fail "only $flips flips happened"
+	[ "$(cs_stat calls.folio_alloc_swap)" -gt 0 ] || fail "the module never served an allocation"
+	cs_unload
+}

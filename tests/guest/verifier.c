@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * verifier: push anonymous memory through swap and prove every byte comes
+ * back.
+ *
+ *   verifier [-t THREADS] [-m MIB] [-p PASSES] [-d SECONDS] [-s SEED] [-H]
+ *
+ * Each thread maps MIB/THREADS MiB of private anonymous memory and writes a
+ * pattern into it: word i of the page at address A in pass P holds
+ * mix(A, SEED, P) + i * K, so a page that comes back from the wrong slot, from
+ * an earlier pass, or zeroed, is told apart from the right one.  Every later
+ * pass first verifies the whole region against the previous pass, then
+ * rewrites it with the next.  The last pass is verified too.  With -d the
+ * threads keep making passes (at least PASSES) until SECONDS have gone by.
+ * Run it in a memory cgroup smaller than MIB and every pass goes through swap.
+ *
+ * Prints the pages checked and the number of bad pages; on a mismatch also
+ * the first bad page: thread, address, word, expected and found value.
+ * Exit status: 0 all pages verified, 1 mismatches, 2 usage or setup error.
+ * -H allows transparent huge pages on the region (default: MADV_NOHUGEPAGE).
+ */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#define PAGE 4096UL
+#define WORDS (PAGE / sizeof(uint64_t))
+#define K 0x9e3779b97f4a7c15ULL
+
+static uint64_t seed = 1;
+static unsigned int min_passes = 3;
+static double duration;
+static int allow_thp;
+
+static atomic_ulong pages_checked;
+static atomic_ulong bad_pages;
+static atomic_int first_reported;
+
+struct worker {
+	pthread_t tid;
+	int id;
+	size_t bytes;
+	unsigned int passes;
+};
+
+static uint64_t mix(uint64_t a, uint64_t pass)
+{
+	uint64_t x = a ^ (seed * K) ^ (pass << 56);
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void fill(uint64_t *page, uint64_t pass)
+{
+	uint64_t base = mix((uint64_t)(uintptr_t)page, pass);
+
+	for (size_t i = 0; i < WORDS; i++)
+		page[i] = base + i * K;
+}
+
+static void check(const struct worker *w, const uint64_t *page, uint64_t pass)
+{
+	uint64_t base = mix((uint64_t)(uintptr_t)page, pass);
+
+	for (size_t i = 0; i < WORDS; i++) {
+		if (page[i] == base + i * K)
+			continue;
+		atomic_fetch_add(&bad_pages, 1);
+		if (atomic_exchange(&first_reported, 1) == 0)
+			printf("verifier: first bad page: thread %d addr %p pass %" PRIu64
+			       " word %zu expected %#" PRIx64 " found %#" PRIx64 "\n",
+			       w->id, (const void *)page, pass, i, (uint64_t)(base + i * K), page[i]);
+		return;
+	}
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	double end = now() + duration;
+	size_t npages = w->bytes / PAGE;
+	uint8_t *mem;
+	uint64_t pass;
+
+	mem = mmap(NULL, w->bytes, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		perror("verifier: mmap");
+		exit(2);
+	}
+	madvise(mem, w->bytes, allow_thp ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
+
+	for (size_t p = 0; p < npages; p++)
+		fill((uint64_t *)(mem + p * PAGE), 0);
+	for (pass = 1; pass < min_passes || now() < end; pass++) {
+		for (size_t p = 0; p < npages; p++) {
+			uint64_t *page = (uint64_t *)(mem + p * PAGE);
+
+			check(w, page, pass - 1);
+			fill(page, pass);
+		}
+		atomic_fetch_add(&pages_checked, npages);
+	}
+	for (size_t p = 0; p < npages; p++)
+		check(w, (uint64_t *)(mem + p * PAGE), pass - 1);
+	atomic_fetch_add(&pages_checked, npages);
+	w->passes = pass;
+	munmap(mem, w->bytes);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned int threads = 4, mib = 256;
+	struct worker *ws;
+	unsigned long total_passes = 0;
+	double t0;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "t:m:p:d:s:H")) != -1) {
+		switch (opt) {
+		case 't': threads = strtoul(optarg, NULL, 0); break;
+		case 'm': mib = strtoul(optarg, NULL, 0); break;
+		case 'p': min_passes = strtoul(optarg, NULL, 0); break;
+		case 'd': duration = strtod(optarg, NULL); break;
+		case 's': seed = strtoull(optarg, NULL, 0); break;
+		case 'H': allow_thp = 1; break;
+		default:
+			fprintf(stderr, "usage: verifier [-t threads] [-m MiB] [-p passes] [-d seconds] [-s seed] [-H]\n");
+			return 2;
+		}
+	}
+	if (!threads || !mib || min_passes < 2) {
+		fprintf(stderr, "verifier: need threads >= 1, MiB >= 1, passes >= 2\n");
+		return 2;
+	}
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	ws = calloc(threads, sizeof(*ws));
+	t0 = now();
+	for (unsigned int i = 0; i < threads; i++) {
+		ws[i].id = i;
+		ws[i].bytes = ((size_t)mib << 20) / threads / PAGE * PAGE;
+		if (pthread_create(&ws[i].tid, NULL, work, &ws[i])) {
+			perror("verifier: pthread_create");
+			return 2;
+		}
+	}
+	for (unsigned int i = 0; i < threads; i++) {
+		pthread_join(ws[i].tid, NULL);
+		total_passes += ws[i].passes;
+	}
+	printf("verifier: threads=%u MiB=%u passes=%lu pages_checked=%lu bad_pages=%lu seconds=%.1f\n",
+	       threads, mib, total_passes, atomic_load(&pages_checked),
+	       atomic_load(&bad_pages), now() - t0);
+	return atomic_load(&bad_pages) ? 1 : 0;
+}
