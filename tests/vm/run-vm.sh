@@ -26,7 +26,7 @@ cmdline="console=ttyS0 quiet loglevel=4 panic=-1 oops=panic mitigations=off"
 cmdline="$cmdline transparent_hugepage=never ${VM_APPEND:-}"
 rc=0
 timeout --kill-after=10 "$limit" qemu-system-x86_64 \
-	-machine q35 -accel tcg,thread=multi -cpu max -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
+	-machine q35 -accel "tcg,thread=${VM_TCG_THREAD:-multi}" -cpu max -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
 	-nodefaults -display none -serial "file:$job/serial.log" -monitor none -no-reboot \
 	-kernel "$root/boot/vmlinuz-$kver" -initrd "$initrd" -append "$cmdline" \
 	-virtfs "local,path=$root,mount_tag=root,security_model=passthrough,readonly=on,id=root" \
