@@ -206,7 +206,7 @@ free_filters:
 static void cs_hooks_quiesce(void)
 {
 	while (cs_hooks_inflight_sum() > 0)
-		msleep(1);
+		msleep(20);
 	synchronize_rcu_tasks();
 }
 

@@ -22,14 +22,11 @@ static swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 	return entry;
 }
 
-static int cs_free_swap_slot(swp_entry_t entry)
+static void cs_free_swap_slot(swp_entry_t entry)
 {
-	int ret;
-
 	cs_hook_enter(CS_SYM_free_swap_slot);
-	ret = cs_sym_call1(CS_SYM_free_swap_slot, entry.val);
+	cs_sym_call1(CS_SYM_free_swap_slot, entry.val);
 	cs_hook_exit();
-	return ret;
 }
 
 static void cs_put_swap_folio(struct folio *folio, swp_entry_t entry)
@@ -74,6 +71,7 @@ struct cs_hook cs_redirects[] = {
 	{ CS_SYM_swapcache_free_entries, cs_swapcache_free_entries },
 	{ CS_SYM_get_swap_page_of_type, cs_get_swap_page_of_type },
 };
+
 const unsigned int cs_nr_redirects = ARRAY_SIZE(cs_redirects);
 
 /*
@@ -86,4 +84,5 @@ struct cs_hook cs_observers[] = {
 	{ CS_SYM_enable_swap_slots_cache },
 	{ CS_SYM___frontswap_invalidate_area },
 };
+
 const unsigned int cs_nr_observers = ARRAY_SIZE(cs_observers);

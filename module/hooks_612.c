@@ -68,6 +68,7 @@ struct cs_hook cs_redirects[] = {
 	{ CS_SYM_swapcache_free_entries, cs_swapcache_free_entries },
 	{ CS_SYM_get_swap_page_of_type, cs_get_swap_page_of_type },
 };
+
 const unsigned int cs_nr_redirects = ARRAY_SIZE(cs_redirects);
 
 /*
@@ -80,4 +81,5 @@ struct cs_hook cs_observers[] = {
 	{ CS_SYM_enable_swap_slots_cache },
 	{ CS_SYM_zswap_swapoff },
 };
+
 const unsigned int cs_nr_observers = ARRAY_SIZE(cs_observers);

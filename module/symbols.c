@@ -19,11 +19,24 @@
 
 struct cs_kaddr cs_resolved[CS_NR_SYMS] __ro_after_init;
 
-#define CS_SYM_NAME(name) [CS_SYM_##name] = #name,
 static const char * const cs_sym_names[CS_NR_SYMS] = {
-	CS_SYMBOLS(CS_SYM_NAME)
+	[CS_SYM_kallsyms_lookup_name] = "kallsyms_lookup_name",
+	[CS_SYM_ftrace_location] = "ftrace_location",
+	[CS_SYM_folio_alloc_swap] = "folio_alloc_swap",
+	[CS_SYM_free_swap_slot] = "free_swap_slot",
+	[CS_SYM_put_swap_folio] = "put_swap_folio",
+	[CS_SYM_swapcache_free_entries] = "swapcache_free_entries",
+	[CS_SYM_get_swap_page_of_type] = "get_swap_page_of_type",
+	[CS_SYM_disable_swap_slots_cache_lock] = "disable_swap_slots_cache_lock",
+	[CS_SYM_enable_swap_slots_cache] = "enable_swap_slots_cache",
+#ifdef CS_KERNEL_LINE_612
+	[CS_SYM_free_swap_and_cache_nr] = "free_swap_and_cache_nr",
+	[CS_SYM_zswap_swapoff] = "zswap_swapoff",
+#else
+	[CS_SYM_free_swap_and_cache] = "free_swap_and_cache",
+	[CS_SYM___frontswap_invalidate_area] = "__frontswap_invalidate_area",
+#endif
 };
-#undef CS_SYM_NAME
 
 /* ENDBR64, and the 4-byte NOP the kernel seals unused ENDBRs with. */
 #define CS_ENDBR64		0xfa1e0ff3U
@@ -86,6 +99,8 @@ int cs_sym_resolve_all(void)
 	cs_resolved[CS_SYM_kallsyms_lookup_name].addr = addr;
 
 	for (i = CS_SYM_kallsyms_lookup_name + 1; i < CS_NR_SYMS; i++) {
+		if (WARN_ON(!cs_sym_names[i]))
+			return -EINVAL;
 		addr = cs_gate_call(cs_resolved[CS_SYM_kallsyms_lookup_name].addr,
 				    (unsigned long)cs_sym_names[i], 0, 0, 0, 0);
 		if (!addr) {

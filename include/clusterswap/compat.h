@@ -19,18 +19,16 @@
 
 #include <linux/version.h>
 
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0) && \
-	LINUX_VERSION_CODE < KERNEL_VERSION(6, 13, 0)
+#if LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL == 12
 #define CS_KERNEL_LINE_612	1
 #define CS_KERNEL_LINE_NAME	"6.12"
-#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 1, 0) && \
-	LINUX_VERSION_CODE < KERNEL_VERSION(6, 2, 0)
+#elif LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL == 1
 #define CS_KERNEL_LINE_61	1
 #define CS_KERNEL_LINE_NAME	"6.1"
-#elif LINUX_VERSION_CODE >= KERNEL_VERSION(6, 14, 0)
-#error "clusterswap: kernels 6.14 and later already have the cluster swap allocator; this module is not needed and not supported there"
+#elif LINUX_VERSION_MAJOR > 6 || (LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL >= 14)
+#error "clusterswap: 6.14 and later have the cluster swap allocator already: not supported"
 #else
-#error "clusterswap: unsupported kernel; supported lines are 6.12.y (Debian 13, RHEL 10) and 6.1.y (Debian 12)"
+#error "clusterswap: unsupported kernel: supported lines are 6.12.y and 6.1.y"
 #endif
 
 #ifndef __ASSEMBLY__

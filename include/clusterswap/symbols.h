@@ -17,36 +17,29 @@
 
 #include <clusterswap/compat.h>
 
-/* The non-exported symbols each kernel line needs, in resolution order. */
-#define CS_SYMBOLS_COMMON(X)			\
-	X(kallsyms_lookup_name)			\
-	X(ftrace_location)			\
-	X(folio_alloc_swap)			\
-	X(free_swap_slot)			\
-	X(put_swap_folio)			\
-	X(swapcache_free_entries)		\
-	X(get_swap_page_of_type)		\
-	X(disable_swap_slots_cache_lock)	\
-	X(enable_swap_slots_cache)
-
-#ifdef CS_KERNEL_LINE_612
-#define CS_SYMBOLS(X)				\
-	CS_SYMBOLS_COMMON(X)			\
-	X(free_swap_and_cache_nr)		\
-	X(zswap_swapoff)
-#else
-#define CS_SYMBOLS(X)				\
-	CS_SYMBOLS_COMMON(X)			\
-	X(free_swap_and_cache)			\
-	X(__frontswap_invalidate_area)
-#endif
-
-#define CS_SYM_ENUM(name) CS_SYM_##name,
+/*
+ * The non-exported symbols each kernel line needs.  symbols.c names each one;
+ * kallsyms_lookup_name comes first because it finds all the others.
+ */
 enum cs_sym {
-	CS_SYMBOLS(CS_SYM_ENUM)
+	CS_SYM_kallsyms_lookup_name,
+	CS_SYM_ftrace_location,
+	CS_SYM_folio_alloc_swap,
+	CS_SYM_free_swap_slot,
+	CS_SYM_put_swap_folio,
+	CS_SYM_swapcache_free_entries,
+	CS_SYM_get_swap_page_of_type,
+	CS_SYM_disable_swap_slots_cache_lock,
+	CS_SYM_enable_swap_slots_cache,
+#ifdef CS_KERNEL_LINE_612
+	CS_SYM_free_swap_and_cache_nr,
+	CS_SYM_zswap_swapoff,
+#else
+	CS_SYM_free_swap_and_cache,
+	CS_SYM___frontswap_invalidate_area,
+#endif
 	CS_NR_SYMS
 };
-#undef CS_SYM_ENUM
 
 /* A resolved kernel address: deliberately not callable from C. */
 struct cs_kaddr {

@@ -7,8 +7,8 @@
 set -euo pipefail
 suite=${1:?usage: kernel-source.sh SUITE}
 case $suite in
-trixie) pkg=linux-source-6.12 ;;
-bookworm) pkg=linux-source-6.1 ;;
+trixie) pkg=linux-source-6.12 zswap=zswap.h ;;
+bookworm) pkg=linux-source-6.1 zswap=frontswap.h ;;
 *) echo "kernel-source.sh: unknown suite $suite" >&2; exit 2 ;;
 esac
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
@@ -20,13 +20,12 @@ if [ -f "$dir/.done" ]; then
 fi
 rm -rf "$dir" "$root/tmp/src-$pkg"
 mkdir -p "$dir" "$root/tmp/src-$pkg"
-chroot "$root" sh -c "cd /tmp/src-$pkg && apt-get download -q $pkg" >/dev/null
+chroot "$root" sh -c "cd /tmp/src-$pkg && apt-get download -q -o APT::Sandbox::User=root $pkg" >/dev/null
 deb=$(ls "$root/tmp/src-$pkg"/*.deb)
 dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/src/linux-source-*.tar.xz' |
 	tar -xJ -C "$dir" --strip-components=1 --wildcards \
 		'*/scripts/checkpatch.pl' '*/scripts/spelling.txt' '*/scripts/const_structs.checkpatch' \
-		'*/mm/*' '*/include/linux/swap*.h' '*/include/linux/zswap.h' '*/include/linux/frontswap.h' \
-		'*/Documentation/admin-guide/mm/*'
+		'*/mm/*' '*/include/linux/swap*.h' "*/include/linux/$zswap"
 rm -rf "$root/tmp/src-$pkg"
 touch "$dir/.done"
 echo "$dir"

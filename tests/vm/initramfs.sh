@@ -28,7 +28,7 @@ cp "$here/init" "$tmp/init"
 chmod +x "$tmp/init"
 
 # Modules in load order, decompressed (busybox insmod takes plain .ko).
-for m in 9pnet_virtio 9p overlay; do
+for m in virtio_pci 9pnet_virtio 9p overlay; do
 	chroot "$root" modprobe -S "$kver" --show-depends "$m"
 done | awk '$1 == "insmod" && !seen[$2]++ {print $2}' >"$tmp/mods.txt"
 : >"$tmp/lib/mod/order"

@@ -22,6 +22,8 @@ rm -rf "$job"
 mkdir -p "$job/bin"
 ko=$("$here/build.sh" "$suite" "$kver" | tail -n 1)
 cp "$ko" "$job/clusterswap.ko"
+ko=$("$here/build.sh" "$suite" "$kver" "$top/tests/guest/squatter" | tail -n 1)
+cp "$ko" "$job/"
 
 # Test programs: static, built with the suite's own compiler.
 rm -rf "$root/tmp/cs-guest"
@@ -69,6 +71,7 @@ run_group() {
 		return
 	fi
 	echo "suite: $kver ran in $(( $(date +%s) - start ))s (boot and tests)"
+	sed 's/^/  | /' "$job/out/console.log"
 	while read -r verdict rest; do
 		t=${rest%%:*}
 		if [ "$verdict" = FAIL ]; then

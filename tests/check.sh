@@ -1,0 +1,156 @@
+#!/bin/bash
+# make check / make check-host.
+#
+#   check.sh all     host checks, then the in-VM suite on every target kernel
+#   check.sh host    host checks only: build for every kernel of each build
+#                    root, the IBT check, the build-time gate, checkpatch
+#
+# Environment:
+#   KERNELS="6.12 6.1"     kernel lines to test (default: both)
+#   TESTS="load knob ..."  in-VM tests to run (default: all tests/guest/t_*.sh)
+#   CLUSTERSWAP_CACHE      where build roots and outputs live (~/.cache/clusterswap)
+#
+# On a fresh Debian 12 machine, as root, it installs what it needs.  Ends with
+# one line "N passed, N failed"; exits non-zero if anything failed.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+mode=${1:-all}
+KERNELS=${KERNELS:-6.12 6.1}
+export CLUSTERSWAP_CACHE=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
+passed=0
+failed=0
+failures=
+t0=$(date +%s)
+
+result() {
+	echo "$1"
+	case $1 in
+	PASS*) passed=$((passed + 1)) ;;
+	*) failed=$((failed + 1)); failures="$failures
+  $1" ;;
+	esac
+}
+
+section() {
+	echo
+	echo "##### $* ($(( $(date +%s) - t0 ))s)"
+}
+
+suite_of() {
+	case $1 in
+	6.12) echo trixie ;;
+	6.1) echo bookworm ;;
+	*) echo "check: unknown kernel line '$1' (known: 6.12 6.1)" >&2; return 1 ;;
+	esac
+}
+
+install_host_tools() {
+	local need=
+	command -v qemu-system-x86_64 >/dev/null || need="$need qemu-system-x86"
+	command -v debootstrap >/dev/null || need="$need debootstrap"
+	command -v cpio >/dev/null || need="$need cpio"
+	command -v xz >/dev/null || need="$need xz-utils"
+	command -v zstd >/dev/null || need="$need zstd"
+	command -v objdump >/dev/null || need="$need binutils"
+	command -v python3 >/dev/null || need="$need python3"
+	command -v perl >/dev/null || need="$need perl"
+	[ -z "$need" ] && return 0
+	echo "check: installing$need"
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends $need >/dev/null
+}
+
+section "host tools and build roots"
+if [ "$(id -u)" != 0 ]; then
+	echo "check: must run as root (debootstrap, chroot, QEMU 9p passthrough)"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+install_host_tools || { echo "check: cannot install host tools"; echo "0 passed, 1 failed"; exit 1; }
+suites=
+for k in $KERNELS; do
+	s=$(suite_of "$k") || { echo "0 passed, 1 failed"; exit 1; }
+	suites="$suites $s"
+	if "$top/tests/vm/mkroot.sh" "$s"; then
+		result "PASS root/$s"
+	else
+		result "FAIL root/$s: cannot build the $s build root"
+	fi
+done
+
+section "host: build for every kernel, IBT check"
+for s in $suites; do
+	root=$CLUSTERSWAP_CACHE/roots/$s
+	[ -d "$root/lib/modules" ] || continue
+	for kver in $(ls "$root/lib/modules" | sort -V); do
+		if ko=$("$top/tests/vm/build.sh" "$s" "$kver" 2>&1 | tail -n 1) && [ -f "$ko" ]; then
+			result "PASS build/$kver"
+			out=$(python3 "$top/tests/host/ibt_check.py" "$ko")
+			if [ $? = 0 ]; then
+				result "PASS ibt-check/$kver"
+			else
+				echo "$out"
+				result "FAIL ibt-check/$kver: the module has an indirect branch or leaks resolved addresses"
+			fi
+		else
+			"$top/tests/vm/build.sh" "$s" "$kver" 2>&1 | tail -n 30
+			result "FAIL build/$kver: build failed"
+		fi
+	done
+done
+
+section "host: the IBT check catches a bad module"
+if [ -d "$CLUSTERSWAP_CACHE/roots/trixie/lib/modules" ]; then
+	kver=$(ls "$CLUSTERSWAP_CACHE/roots/trixie/lib/modules" | sort -V | tail -n 1)
+	bad=$("$top/tests/vm/build.sh" trixie "$kver" "$top/tests/host/ibt-fixture" | tail -n 1)
+	out=$(python3 "$top/tests/host/ibt_check.py" "$bad")
+	rc=$?
+	echo "$out"
+	if [ $rc = 1 ] && echo "$out" | grep -q 'retpoline thunk\|indirect branch' &&
+		echo "$out" | grep -q 'read outside cs_sym_'; then
+		result "PASS ibt-check/catches-bad-fixture"
+	else
+		result "FAIL ibt-check/catches-bad-fixture: the check did not flag both rule breaks (exit $rc)"
+	fi
+fi
+
+section "host: build-time kernel gate"
+while read -r line; do
+	result "$line"
+done < <("$top/tests/host/gate_test.sh")
+
+section "host: checkpatch --strict"
+if src=$("$top/tests/host/kernel-source.sh" trixie 2>/dev/null); then
+	# compat.h exists to compare kernel versions: checkpatch's LINUX_VERSION_CODE
+	# advice is for in-tree code and does not apply to it.
+	out=$(perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
+		--ignore LINUX_VERSION_CODE -f "$top"/module/*.c "$top"/module/*.S \
+		"$top"/include/clusterswap/*.h 2>&1 | grep -v '^total: 0 errors, 0 warnings, 0 checks')
+	if [ -z "$out" ]; then
+		result "PASS checkpatch"
+	else
+		echo "$out"
+		result "FAIL checkpatch: module code is not checkpatch --strict clean"
+	fi
+else
+	result "FAIL checkpatch: cannot unpack checkpatch.pl from linux-source-6.12"
+fi
+
+if [ "$mode" = all ]; then
+	tests=${TESTS:-$(cd "$top/tests/guest" && ls t_*.sh | sed 's/^t_//; s/\.sh$//')}
+	for s in $suites; do
+		section "VM: $s"
+		while read -r line; do
+			case $line in
+			PASS\ * | FAIL\ *) result "$line" ;;
+			*) echo "$line" ;;
+			esac
+		done < <("$top/tests/vm/suite.sh" "$s" $tests 2>&1)
+	done
+fi
+
+section "summary"
+[ -n "$failures" ] && echo "failed:$failures"
+echo "took $(( $(date +%s) - t0 ))s"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,20 @@
+# When another ftrace IPMODIFY user (a livepatch, here a stand-in module)
+# already owns a function clusterswap redirects, the load is refused and the
+# log names that function; once the owner is gone, the load succeeds.
+TIMEOUT_hook_conflict=60
+# Patches kernel text: see tcg_mode() in tests/vm/suite.sh.
+TCG_hook_conflict=single
+test_hook_conflict() {
+	insmod /job/cs_squatter.ko || fail "cannot load the squatter fixture"
+	dmesg -C
+	out=$(insmod $KO 2>&1) && fail "clusterswap loaded beside another owner of free_swap_slot"
+	note "insmod: $out"
+	line=$(dmesg | grep 'clusterswap: ')
+	note "log: $line"
+	echo "$line" | grep -q 'free_swap_slot is already modified by another ftrace user' ||
+		fail "the refusal does not name free_swap_slot: '$line'"
+	[ ! -e $CS ] || fail "$CS exists after a refused load"
+	rmmod cs_squatter || fail "cannot unload the squatter"
+	cs_load
+	cs_unload
+}
