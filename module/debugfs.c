@@ -3,16 +3,32 @@
  * /sys/kernel/debug/clusterswap: read-only views (mode 0444, no ioctl), so
  * they stay readable under kernel lockdown.
  *
- *   stats  "calls.<function> <count>" for every redirected and observed
- *          function, and "enabled <0|1>".
+ *   stats                     "enabled <0|1>", then "calls.<function> <count>"
+ *                             for every redirected and observed function
+ *   check                     reading it checks every swap device (inspect.c):
+ *                             "ok", or one line per inconsistency
+ *   devices/<type>/summary    size, use, cluster lists by kind and order
+ *   devices/<type>/clusters   each cluster list by name and order: length and
+ *                             member cluster indices
+ *
+ * devices/ follows swapon and swapoff: the observer hooks queue
+ * cs_devices_work, which adds and removes the per-device directories.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
+#include <linux/workqueue.h>
+#include <linux/mutex.h>
 
 #include <clusterswap/hooks.h>
 #include <clusterswap/control.h>
+#include <clusterswap/swapdev.h>
 
 static struct dentry *cs_debugfs_root;
+static struct dentry *cs_devices_dir;
+
+/* The devices/<type> directories; changed only by cs_devices_sync(). */
+static struct dentry *cs_device_dirs[MAX_SWAPFILES];
+static DEFINE_MUTEX(cs_device_dirs_lock);
 
 static void cs_show_calls(struct seq_file *m, const struct cs_hook *hooks,
 			  unsigned int nr)
@@ -33,14 +49,105 @@ static int stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
 
+static int check_show(struct seq_file *m, void *v)
+{
+	unsigned int type, problems = 0;
+
+	for (type = 0; type < MAX_SWAPFILES; type++) {
+		struct swap_info_struct *si = cs_swap_device(type);
+
+		if (si)
+			problems += cs_check_device(m, si);
+	}
+	if (!problems)
+		seq_puts(m, "ok\n");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(check);
+
+static struct swap_info_struct *cs_file_device(struct seq_file *m)
+{
+	return cs_swap_device((unsigned long)m->private);
+}
+
+static int summary_show(struct seq_file *m, void *v)
+{
+	cs_show_summary(m, cs_file_device(m));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(summary);
+
+static int clusters_show(struct seq_file *m, void *v)
+{
+	cs_show_clusters(m, cs_file_device(m));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(clusters);
+
+static bool cs_device_in_use(unsigned int type)
+{
+	struct swap_info_struct *si = cs_swap_device(type);
+	bool attached;
+
+	if (!si)
+		return false;
+	spin_lock(&si->lock);
+	attached = cs_swap_device_attached(si);
+	spin_unlock(&si->lock);
+	return attached;
+}
+
+/* Give each swap device in use a devices/<type> directory, and only those. */
+static void cs_devices_sync(struct work_struct *work)
+{
+	unsigned long type;
+	char name[8];
+
+	mutex_lock(&cs_device_dirs_lock);
+	for (type = 0; type < MAX_SWAPFILES; type++) {
+		bool used = cs_device_in_use(type);
+
+		if (used && !cs_device_dirs[type]) {
+			struct dentry *dir;
+
+			snprintf(name, sizeof(name), "%lu", type);
+			dir = debugfs_create_dir(name, cs_devices_dir);
+			debugfs_create_file("summary", 0444, dir, (void *)type, &summary_fops);
+			debugfs_create_file("clusters", 0444, dir, (void *)type, &clusters_fops);
+			cs_device_dirs[type] = dir;
+		} else if (!used && cs_device_dirs[type]) {
+			debugfs_remove(cs_device_dirs[type]);
+			cs_device_dirs[type] = NULL;
+		}
+	}
+	mutex_unlock(&cs_device_dirs_lock);
+}
+
+static DECLARE_WORK(cs_devices_work, cs_devices_sync);
+
+/**
+ * cs_debugfs_devices_changed() - A swap device came or went; resync devices/.
+ *
+ * Context: any; called from the observer hooks.
+ */
+void cs_debugfs_devices_changed(void)
+{
+	schedule_work(&cs_devices_work);
+}
+
 void cs_debugfs_init(void)
 {
 	/* debugfs is optional: failures leave the module working without it. */
 	cs_debugfs_root = debugfs_create_dir("clusterswap", NULL);
 	debugfs_create_file("stats", 0444, cs_debugfs_root, NULL, &stats_fops);
+	debugfs_create_file("check", 0444, cs_debugfs_root, NULL, &check_fops);
+	cs_devices_dir = debugfs_create_dir("devices", cs_debugfs_root);
+	cs_devices_sync(NULL);
 }
 
+/* Context: after the observers are unhooked, so no new sync is queued. */
 void cs_debugfs_exit(void)
 {
+	cancel_work_sync(&cs_devices_work);
 	debugfs_remove(cs_debugfs_root);
 }

@@ -57,8 +57,11 @@ static void notrace cs_observe_cb(unsigned long ip, unsigned long parent_ip,
 {
 	const struct cs_hook *hook = cs_hook_at(cs_observers, cs_nr_observers, ip);
 
-	if (hook)
-		this_cpu_inc(cs_hook_calls_pcp[hook->target]);
+	if (!hook)
+		return;
+	this_cpu_inc(cs_hook_calls_pcp[hook->target]);
+	/* Every observed event is a swapon or swapoff step. */
+	cs_debugfs_devices_changed();
 }
 
 /*

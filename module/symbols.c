@@ -29,6 +29,8 @@ static const char * const cs_sym_names[CS_NR_SYMS] = {
 	[CS_SYM_get_swap_page_of_type] = "get_swap_page_of_type",
 	[CS_SYM_disable_swap_slots_cache_lock] = "disable_swap_slots_cache_lock",
 	[CS_SYM_enable_swap_slots_cache] = "enable_swap_slots_cache",
+	[CS_SYM_swap_info] = "swap_info",
+	[CS_SYM_swap_avail_lock] = "swap_avail_lock",
 #ifdef CS_KERNEL_LINE_612
 	[CS_SYM_free_swap_and_cache_nr] = "free_swap_and_cache_nr",
 	[CS_SYM_zswap_swapoff] = "zswap_swapoff",
@@ -123,6 +125,15 @@ int cs_sym_resolve_all(void)
 unsigned long cs_sym_addr(enum cs_sym sym)
 {
 	return cs_resolved[sym].addr;
+}
+
+/**
+ * cs_sym_data() - The address of a resolved kernel variable.
+ * @sym: the variable.
+ */
+void *cs_sym_data(enum cs_sym sym)
+{
+	return (void *)cs_resolved[sym].addr;
 }
 
 /**

@@ -20,5 +20,6 @@ int cs_sysfs_init(void);
 void cs_sysfs_exit(void);
 void cs_debugfs_init(void);
 void cs_debugfs_exit(void);
+void cs_debugfs_devices_changed(void);
 
 #endif /* _CLUSTERSWAP_CONTROL_H */

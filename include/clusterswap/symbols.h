@@ -31,6 +31,8 @@ enum cs_sym {
 	CS_SYM_get_swap_page_of_type,
 	CS_SYM_disable_swap_slots_cache_lock,
 	CS_SYM_enable_swap_slots_cache,
+	CS_SYM_swap_info,
+	CS_SYM_swap_avail_lock,
 #ifdef CS_KERNEL_LINE_612
 	CS_SYM_free_swap_and_cache_nr,
 	CS_SYM_zswap_swapoff,
@@ -49,6 +51,7 @@ struct cs_kaddr {
 int cs_sym_resolve_all(void);
 const char *cs_sym_name(enum cs_sym sym);
 unsigned long cs_sym_addr(enum cs_sym sym);
+void *cs_sym_data(enum cs_sym sym);
 unsigned long cs_sym_call(enum cs_sym sym, unsigned long a1, unsigned long a2,
 			  unsigned long a3, unsigned long a4, unsigned long a5);
 

@@ -81,3 +81,24 @@ memcg_clear() {
 	done
 	return 0
 }
+
+# cs_check_ok: debugfs check must read "ok" for every swap device.
+cs_check_ok() {
+	_out=$(cat "$CSD/check") || fail "cannot read $CSD/check"
+	[ "$_out" = ok ] || fail "check after $1: $(echo "$_out" | head -n 5 | tr '\n' ';')"
+	note "check after $1: ok"
+}
+
+# wait_for PATH [present|absent]: debugfs device directories follow swapon and
+# swapoff through a work item; give it up to 5 s.
+wait_for() {
+	_i=0
+	while [ $_i -lt 50 ]; do
+		if [ "${2:-present}" = present ]; then [ -e "$1" ] && return 0
+		else [ ! -e "$1" ] && return 0
+		fi
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	fail "$1 is not ${2:-present} after 5 s"
+}

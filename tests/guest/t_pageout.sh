@@ -11,5 +11,6 @@ test_pageout() {
 	allocs=$(( $(cs_stat calls.folio_alloc_swap) - allocs0 ))
 	note "module saw $allocs allocations for 8192 pages"
 	[ "$allocs" -ge 8110 ] || fail "only $allocs of 8192 paged-out pages went through the module"
+	cs_check_ok "pageout"
 	cs_unload
 }

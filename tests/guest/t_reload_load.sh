@@ -18,4 +18,7 @@ test_reload_load() {
 		note "round $i: $n allocations served"
 	done
 	wait $pid || fail "verifier failed (exit $?) across reloads"
+	cs_load
+	cs_check_ok "10 reloads under load"
+	cs_unload
 }

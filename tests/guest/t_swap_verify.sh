@@ -18,5 +18,6 @@ test_swap_verify() {
 	[ "$swapped" -ge 512 ] || fail "only $swapped MiB went through swap, want >= 512 (4x memory.max)"
 	[ "$allocs" -gt 0 ] || fail "calls.folio_alloc_swap did not move"
 	[ "$frees" -gt 0 ] || fail "no free-path call was counted"
+	cs_check_ok "the verifier"
 	cs_unload
 }

@@ -19,5 +19,6 @@ test_toggle_load() {
 	note "flipped the switch $flips times; module saw $(cs_stat calls.folio_alloc_swap) allocations"
 	[ "$flips" -ge 20 ] || fail "only $flips flips happened"
 	[ "$(cs_stat calls.folio_alloc_swap)" -gt 0 ] || fail "the module never served an allocation"
+	cs_check_ok "flipping the switch under load"
 	cs_unload
 }

@@ -22,8 +22,10 @@ rm -rf "$job"
 mkdir -p "$job/bin"
 ko=$("$here/build.sh" "$suite" "$kver" | tail -n 1)
 cp "$ko" "$job/clusterswap.ko"
-ko=$("$here/build.sh" "$suite" "$kver" "$top/tests/guest/squatter" | tail -n 1)
-cp "$ko" "$job/"
+for fixture in squatter corrupter; do
+	ko=$("$here/build.sh" "$suite" "$kver" "$top/tests/guest/$fixture" | tail -n 1)
+	cp "$ko" "$job/"
+done
 
 # Test programs: static, built with the suite's own compiler.
 rm -rf "$root/tmp/cs-guest"

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel's swap devices as clusterswap sees them, and the read-only views
+ * of their state (inspect_<line>.c).
+ *
+ * Lock rule for every reader here: a swap_info_struct is never freed, but its
+ * swap_map and cluster_info are, by swapoff, after it detaches them under
+ * si->lock.  So they may be used only under si->lock, after checking that they
+ * are still attached.  Cluster bytes and counts additionally need ci->lock,
+ * taken inside si->lock (the stock order: si->lock, then ci->lock).
+ */
+#ifndef _CLUSTERSWAP_SWAPDEV_H
+#define _CLUSTERSWAP_SWAPDEV_H
+
+#include <linux/swap.h>
+#include <linux/huge_mm.h>
+#include <linux/seq_file.h>
+
+/* mm/swapfile.c's SWAPFILE_CLUSTER, identical in 6.1 and 6.12. */
+#ifdef CONFIG_THP_SWAP
+#define CS_SWAPFILE_CLUSTER	HPAGE_PMD_NR
+#else
+#define CS_SWAPFILE_CLUSTER	256
+#endif
+
+struct swap_info_struct *cs_swap_device(unsigned int type);
+bool cs_swap_device_attached(struct swap_info_struct *si);
+spinlock_t *cs_swap_avail_lock(void);
+
+/* Per kernel line (inspect_612.c, inspect_61.c); each takes si->lock. */
+void cs_show_summary(struct seq_file *m, struct swap_info_struct *si);
+void cs_show_clusters(struct seq_file *m, struct swap_info_struct *si);
+/* Prints each inconsistency found on @si; returns how many. */
+unsigned int cs_check_device(struct seq_file *m, struct swap_info_struct *si);
+
+#endif /* _CLUSTERSWAP_SWAPDEV_H */

@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Read-only views of a swap device and its consistency check: the parts
+ * common to both kernel lines.  The cluster lists are per line
+ * (inspect_612.c, inspect_61.c).
+ *
+ * Invariants checked on both lines:
+ *  - a cluster's count (where the line keeps one) is the number of its
+ *    non-zero swap_map bytes plus its slots past the end of the device;
+ *  - inuse_pages is the number of allocated slots (bytes neither 0 nor BAD);
+ *  - a writable device is on the swap_avail lists exactly when highest_bit is
+ *    not 0, and highest_bit is 0 only when every page is in use.
+ *
+ * Everything is read under si->lock (each ci->lock nested inside, the stock
+ * order), so a check stalls swapping on that device for one scan of its map.
+ */
+#include <linux/swap.h>
+#include <linux/slab.h>
+#include <linux/plist.h>
+
+#include <clusterswap/inspect.h>
+
+#define CS_CHECK_MAX_REPORTS 20
+
+void cs_problem(struct cs_check *c, const char *fmt, ...)
+{
+	va_list args;
+
+	if (c->problems++ >= CS_CHECK_MAX_REPORTS)
+		return;
+	seq_printf(c->m, "type %u: ", c->si->type);
+	va_start(args, fmt);
+	seq_vprintf(c->m, fmt, args);
+	va_end(args);
+	seq_putc(c->m, '\n');
+}
+
+/**
+ * cs_count_cluster_bytes() - Classify the swap_map bytes of one cluster.
+ * @si: the device.
+ * @idx: the cluster.
+ * @b: the counts.
+ *
+ * Context: the cluster's ci->lock held.
+ */
+void cs_count_cluster_bytes(struct swap_info_struct *si, unsigned long idx,
+			    struct cs_cluster_bytes *b)
+{
+	unsigned long start = idx * CS_SWAPFILE_CLUSTER;
+	unsigned long end = min_t(unsigned long, start + CS_SWAPFILE_CLUSTER, si->max);
+	unsigned long off;
+
+	lockdep_assert_held(&si->cluster_info[idx].lock);
+	b->slots = end - start;
+	b->used = CS_SWAPFILE_CLUSTER - b->slots;
+	b->bad = 0;
+	b->allocated = 0;
+	for (off = start; off < end; off++) {
+		unsigned char byte = READ_ONCE(si->swap_map[off]);
+
+		b->used += !!byte;
+		b->bad += byte == SWAP_MAP_BAD;
+		b->allocated += byte && byte != SWAP_MAP_BAD;
+	}
+}
+
+/* Allocated slots of a device without clusters (a rotational one). */
+static unsigned long cs_count_map(struct swap_info_struct *si)
+{
+	unsigned long off, allocated = 0;
+
+	for (off = 0; off < si->max; off++) {
+		unsigned char byte = READ_ONCE(si->swap_map[off]);
+
+		allocated += byte && byte != SWAP_MAP_BAD;
+	}
+	return allocated;
+}
+
+static void cs_check_avail(struct cs_check *c)
+{
+	struct swap_info_struct *si = c->si;
+	spinlock_t *avail_lock = cs_swap_avail_lock();
+	bool listed, usable = si->highest_bit != 0;
+
+	if (!usable && si->inuse_pages != si->pages)
+		cs_problem(c, "marked full (highest_bit 0) with %u of %u pages in use",
+			   si->inuse_pages, si->pages);
+	if (!(si->flags & SWP_WRITEOK))
+		return;
+	spin_lock(avail_lock);
+	listed = !plist_node_empty(&si->avail_lists[first_online_node]);
+	spin_unlock(avail_lock);
+	if (listed != usable)
+		cs_problem(c, "highest_bit %u but %s the swap_avail lists",
+			   si->highest_bit, listed ? "on" : "off");
+}
+
+/**
+ * cs_check_device() - Verify the clusters and accounting of @si.
+ * @m: where to print each inconsistency.
+ * @si: the device.
+ *
+ * Context: process context; takes si->lock, each ci->lock, swap_avail_lock.
+ * Return: the number of inconsistencies found (0: consistent).
+ */
+unsigned int cs_check_device(struct seq_file *m, struct swap_info_struct *si)
+{
+	struct cs_check c = { .m = m, .si = si };
+	unsigned long nr, allocated, *seen;
+
+	/* Sized before taking the lock; a device that changes meanwhile is reported. */
+	nr = DIV_ROUND_UP(READ_ONCE(si->max), CS_SWAPFILE_CLUSTER);
+	seen = bitmap_zalloc(max(nr, 1UL), GFP_KERNEL);
+	if (!seen) {
+		cs_problem(&c, "out of memory for the check");
+		return c.problems;
+	}
+
+	spin_lock(&si->lock);
+	if (!cs_swap_device_attached(si))
+		goto out;
+	if (cs_nr_clusters(si) != nr) {
+		cs_problem(&c, "device changed during the check; read again");
+		goto out;
+	}
+	if (si->cluster_info)
+		allocated = cs_check_clusters(&c, seen, nr);
+	else
+		allocated = cs_count_map(si);
+	if (allocated != si->inuse_pages)
+		cs_problem(&c, "inuse_pages is %u, swap_map holds %lu allocated slots",
+			   si->inuse_pages, allocated);
+	cs_check_avail(&c);
+out:
+	spin_unlock(&si->lock);
+	bitmap_free(seen);
+	if (c.problems > CS_CHECK_MAX_REPORTS)
+		seq_printf(m, "type %u: ... and %u more\n", si->type,
+			   c.problems - CS_CHECK_MAX_REPORTS);
+	return c.problems;
+}
+
+/**
+ * cs_show_summary() - Size, use and fragmentation of @si.
+ * @m: output.
+ * @si: the device.
+ *
+ * Context: takes si->lock.
+ */
+void cs_show_summary(struct seq_file *m, struct swap_info_struct *si)
+{
+	spin_lock(&si->lock);
+	if (!cs_swap_device_attached(si)) {
+		seq_puts(m, "not in use\n");
+		goto out;
+	}
+	seq_printf(m, "type %u\npages %u\ninuse %u\nfree %u\n", si->type,
+		   si->pages, si->inuse_pages, si->pages - si->inuse_pages);
+	seq_printf(m, "writeok %d\nsolidstate %d\nhighest_bit %u\n",
+		   !!(si->flags & SWP_WRITEOK), !!(si->flags & SWP_SOLIDSTATE),
+		   si->highest_bit);
+	if (si->cluster_info) {
+		seq_printf(m, "clusters %lu\ncluster_size %lu\n", cs_nr_clusters(si),
+			   (unsigned long)CS_SWAPFILE_CLUSTER);
+		cs_show_cluster_summary(m, si);
+	} else {
+		seq_puts(m, "clusters none (rotational): the stock allocator serves it\n");
+	}
+out:
+	spin_unlock(&si->lock);
+}
+
+/**
+ * cs_show_clusters() - Each cluster list of @si, with its members.
+ * @m: output.
+ * @si: the device.
+ *
+ * Context: takes si->lock.
+ */
+void cs_show_clusters(struct seq_file *m, struct swap_info_struct *si)
+{
+	spin_lock(&si->lock);
+	if (!cs_swap_device_attached(si))
+		seq_puts(m, "not in use\n");
+	else if (!si->cluster_info)
+		seq_puts(m, "none (rotational): the stock allocator serves it\n");
+	else
+		cs_show_cluster_lists(m, si);
+	spin_unlock(&si->lock);
+}

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Finding the kernel's swap devices: swap_info[] and swap_avail_lock are
+ * private to mm/swapfile.c and resolved at load (symbols.c).
+ */
+#include <linux/swap.h>
+
+#include <clusterswap/swapdev.h>
+#include <clusterswap/symbols.h>
+
+/**
+ * cs_swap_device() - The swap_info_struct of a swap type, if ever allocated.
+ * @type: swap type, below MAX_SWAPFILES.
+ *
+ * The struct lives as long as the kernel; whether it is in use is another
+ * matter: see cs_swap_device_attached().
+ */
+struct swap_info_struct *cs_swap_device(unsigned int type)
+{
+	struct swap_info_struct **table = cs_sym_data(CS_SYM_swap_info);
+
+	if (type >= MAX_SWAPFILES)
+		return NULL;
+	/* As swap_type_to_swap_info(): the entry is published with a barrier. */
+	return READ_ONCE(table[type]);
+}
+
+/**
+ * cs_swap_device_attached() - Whether @si has its maps attached.
+ * @si: the device.
+ *
+ * Context: si->lock held; the answer holds until it is released.
+ */
+bool cs_swap_device_attached(struct swap_info_struct *si)
+{
+	lockdep_assert_held(&si->lock);
+	return (si->flags & SWP_USED) && si->swap_map && si->max;
+}
+
+spinlock_t *cs_swap_avail_lock(void)
+{
+	return cs_sym_data(CS_SYM_swap_avail_lock);
+}
