@@ -96,7 +96,8 @@ unsigned long cs_check_clusters(struct cs_check *c, unsigned long *seen, unsigne
 		if (b.bad == b.slots && b.slots)
 			continue;
 		if (data != b.used)
-			cs_problem(c, "cluster %lu has count %u, its bytes say %lu", idx, data, b.used);
+			cs_problem(c, "cluster %lu has count %u, its bytes say %lu",
+				   idx, data, b.used);
 	}
 	return allocated;
 }

@@ -25,6 +25,7 @@
 
 struct swap_info_struct *cs_swap_device(unsigned int type);
 bool cs_swap_device_attached(struct swap_info_struct *si);
+/* mm/swapfile.c's swap_avail_lock: guards the swap_avail_heads plists. */
 spinlock_t *cs_swap_avail_lock(void);
 
 /* Per kernel line (inspect_612.c, inspect_61.c); each takes si->lock. */

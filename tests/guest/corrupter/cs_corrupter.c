@@ -54,7 +54,7 @@ static int cs_corrupter_bump(int delta)
 		err = -ENODEV;
 	} else {
 		spin_lock(&ci->lock);
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+#if LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL >= 12
 		ci->count += delta;
 #else
 		ci->data += delta;
