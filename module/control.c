@@ -19,6 +19,16 @@
 
 bool cs_enabled;
 
+/*
+ * modprobe clusterswap enabled=1 (or "options clusterswap enabled=1" in
+ * /etc/modprobe.d) switches it on as soon as the hooks are in, which is how
+ * it is switched on at boot.  After load, /sys/kernel/clusterswap/enabled is
+ * the switch; this parameter is not visible in sysfs.
+ */
+static bool cs_enable_at_load;
+module_param_named(enabled, cs_enable_at_load, bool, 0);
+MODULE_PARM_DESC(enabled, "switch clusterswap on at load (default off)");
+
 /* Serialises writers of "enabled" (the switch will do work in both directions). */
 static DEFINE_MUTEX(cs_switch_lock);
 
@@ -41,6 +51,23 @@ static int cs_parse_switch(const char *buf, size_t count, bool *on)
 	return 0;
 }
 
+static void cs_switch(bool on)
+{
+	mutex_lock(&cs_switch_lock);
+	if (on != cs_enabled) {
+		WRITE_ONCE(cs_enabled, on);
+		pr_info("%s\n", on ? "enabled" : "disabled");
+	}
+	mutex_unlock(&cs_switch_lock);
+}
+
+/* The end of module init, once the hooks are in place. */
+void cs_apply_load_options(void)
+{
+	if (cs_enable_at_load)
+		cs_switch(true);
+}
+
 static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
 			     const char *buf, size_t count)
 {
@@ -50,13 +77,7 @@ static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
 	err = cs_parse_switch(buf, count, &on);
 	if (err)
 		return err;
-
-	mutex_lock(&cs_switch_lock);
-	if (on != cs_enabled) {
-		WRITE_ONCE(cs_enabled, on);
-		pr_info("%s\n", on ? "enabled" : "disabled");
-	}
-	mutex_unlock(&cs_switch_lock);
+	cs_switch(on);
 	return count;
 }
 
@@ -105,7 +126,5 @@ int cs_sysfs_init(void)
 void cs_sysfs_exit(void)
 {
 	kobject_put(cs_kobj);
-	mutex_lock(&cs_switch_lock);
-	WRITE_ONCE(cs_enabled, false);
-	mutex_unlock(&cs_switch_lock);
+	cs_switch(false);
 }

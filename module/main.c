@@ -35,8 +35,8 @@ static int __init clusterswap_init(void)
 	if (err)
 		goto out_sysfs;
 
-	pr_info("loaded on %s (%s line), disabled\n", cs_kernel_release(),
-		CS_KERNEL_LINE_NAME);
+	pr_info("loaded on %s (%s line)\n", cs_kernel_release(), CS_KERNEL_LINE_NAME);
+	cs_apply_load_options();
 	return 0;
 
 out_sysfs:

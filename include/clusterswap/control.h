@@ -17,6 +17,7 @@ int cs_kernel_gate(void);
 const char *cs_kernel_release(void);
 
 int cs_sysfs_init(void);
+void cs_apply_load_options(void);
 void cs_sysfs_exit(void);
 void cs_debugfs_init(void);
 void cs_debugfs_exit(void);

@@ -62,10 +62,30 @@ swap_clear() {
 	return 0
 }
 
-# memcg NAME MAX: a memory cgroup limited to MAX.
+# memcg NAME MIB: a memory cgroup that reclaims (swaps) above MIB MiB.
+# memory.high throttles and reclaims; memory.max, half as much again, is the
+# hard stop.  With memory.max alone, stock 6.12 (MGLRU) was seen to OOM-kill
+# at the very first reclaim, with nothing yet in swap.
 memcg() {
 	grep -q memory "$CG/cgroup.subtree_control" || echo +memory >"$CG/cgroup.subtree_control"
-	mkdir -p "$CG/$1" && echo "$2" >"$CG/$1/memory.max" || fail "memcg $1"
+	mkdir -p "$CG/$1" &&
+		echo "$(($2 * 3 / 2))M" >"$CG/$1/memory.max" &&
+		echo "${2}M" >"$CG/$1/memory.high" || fail "memcg $1"
+}
+
+# memcg_max_mib NAME: the hard limit of memory cgroup NAME, in MiB.
+memcg_max_mib() {
+	echo $(( $(cat "$CG/$1/memory.max") >> 20 ))
+}
+
+# verifier_ok STATUS WHAT: fail with the reason the verifier exited STATUS.
+verifier_ok() {
+	case $1 in
+	0) return 0 ;;
+	1) fail "verifier found bad pages $2" ;;
+	137) fail "verifier was killed $2 (memcg OOM? see the kernel log)" ;;
+	*) fail "verifier failed (exit $1) $2" ;;
+	esac
 }
 
 # in_memcg NAME CMD...: run CMD inside memory cgroup NAME.

@@ -19,8 +19,9 @@ test_device_views() {
 	note "zram0: $pages pages, $nclusters clusters, $free0 free before swapping"
 	[ "$free0" -ge $((nclusters - 2)) ] || fail "only $free0 of $nclusters clusters free on an idle device"
 	cs_set 1
-	memcg views 64M
-	in_memcg views $BIN/verifier -t 2 -m 96 -p 2 -s 41 || fail "verifier failed (exit $?)"
+	memcg views 64
+	in_memcg views $BIN/verifier -t 2 -m 96 -p 2 -s 41
+	verifier_ok $? "on two devices"
 	inuse=$(awk '$1 == "inuse" {print $2}' $CSD/devices/0/summary)
 	used_kb=$(awk '$1 == "/dev/zram0" {print $4}' /proc/swaps)
 	note "zram0 after swapping: inuse $inuse pages, /proc/swaps used $used_kb KiB"

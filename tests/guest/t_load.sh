@@ -16,4 +16,16 @@ test_load() {
 	dmesg | grep -q 'clusterswap: loaded on' || fail "no load line in dmesg"
 	cs_unload
 	[ ! -e $CSD ] || fail "$CSD still exists after rmmod"
+	check_enabled_option
+}
+
+# The load option switches it on at once (how it is switched on at boot,
+# through /etc/modprobe.d); without it the module starts off.
+check_enabled_option() {
+	cs_load enabled=1
+	[ "$(cat $CS/enabled)" = 1 ] || fail "enabled reads $(cat $CS/enabled) after insmod enabled=1"
+	cs_unload
+	cs_load enabled=0
+	[ "$(cat $CS/enabled)" = 0 ] || fail "enabled reads $(cat $CS/enabled) after insmod enabled=0"
+	cs_unload
 }

@@ -38,6 +38,9 @@ for c in "$top"/tests/guest/*.c; do
 	cp "$root/tmp/cs-guest/$b" "$job/bin/"
 done
 
+# The source tree as users install it (DKMS, the Debian package).
+mkdir -p "$job/src"
+cp -a "$top/Kbuild" "$top/Makefile" "$top/dkms.conf" "$top/README.md" "$top/module" "$top/include" "$job/src/"
 cp "$top"/tests/guest/lib.sh "$top"/tests/guest/t_*.sh "$job/"
 cp "$top/tests/guest/suite.sh" "$job/run.sh"
 echo "$@" >"$job/tests"
