@@ -6,6 +6,7 @@
 #   make check                 the whole test suite (installs what it needs,
 #                              boots the stock Debian kernels in QEMU)
 #   make check-host            only the host-side part: build per kernel, static checks
+#   make deb                   build/clusterswap-dkms_<version>_all.deb (dh-dkms)
 #   make bench                 stock vs clusterswap on the same VM
 #   make demo                  see it working
 #   make clean
@@ -28,10 +29,13 @@ check:
 check-host:
 	tests/check.sh host
 
+deb:
+	tests/deb.sh
+
 bench:
 	tests/bench.sh
 
 demo:
 	tests/demo.sh
 
-.PHONY: all modules clean check check-host bench demo
+.PHONY: all modules clean check check-host deb bench demo

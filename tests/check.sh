@@ -54,6 +54,9 @@ install_host_tools() {
 	command -v objdump >/dev/null || need="$need binutils"
 	command -v python3 >/dev/null || need="$need python3"
 	command -v perl >/dev/null || need="$need perl"
+	command -v dh_dkms >/dev/null || need="$need dh-dkms"
+	command -v dh >/dev/null || need="$need debhelper"
+	command -v dpkg-buildpackage >/dev/null || need="$need dpkg-dev"
 	[ -z "$need" ] && return 0
 	echo "check: installing$need"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
@@ -118,6 +121,17 @@ section "host: build-time kernel gate"
 while read -r line; do
 	result "$line"
 done < <("$top/tests/host/gate_test.sh")
+
+section "host: versions and the Debian package"
+result "$("$top/tests/host/version_test.sh")"
+if deb=$("$top/tests/deb.sh" 2>&1 | tail -n 1) && [ -f "$deb" ] &&
+	dpkg-deb -c "$deb" | grep -q 'usr/src/clusterswap-.*/dkms.conf$' &&
+	! dpkg-deb -c "$deb" | grep -q '\.ko'; then
+	result "PASS deb/build $(basename "$deb") (source for DKMS, no binary)"
+else
+	echo "$deb"
+	result "FAIL deb/build: make deb failed or the package is not a source-only DKMS package"
+fi
 
 section "host: checkpatch --strict"
 if src=$("$top/tests/host/kernel-source.sh" trixie 2>/dev/null); then

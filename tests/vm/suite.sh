@@ -39,8 +39,9 @@ for c in "$top"/tests/guest/*.c; do
 done
 
 # The source tree as users install it (DKMS, the Debian package).
-mkdir -p "$job/src"
-cp -a "$top/Kbuild" "$top/Makefile" "$top/dkms.conf" "$top/README.md" "$top/module" "$top/include" "$job/src/"
+"$top/tests/ship-tree.sh" "$job/src"
+deb=$("$top/tests/deb.sh" | tail -n 1)
+cp "$deb" "$job/"
 cp "$top"/tests/guest/lib.sh "$top"/tests/guest/t_*.sh "$job/"
 cp "$top/tests/guest/suite.sh" "$job/run.sh"
 echo "$@" >"$job/tests"
@@ -88,10 +89,21 @@ run_group() {
 	cat "$job/out/results" >>"$all_results"
 }
 
+# A test that leaves the guest changed for good (BOOT_<test>=own) gets a
+# boot of its own; the others share one boot per TCG mode.
+boot_mode() {
+	sed -n "s/^BOOT_$1=//p" "$top/tests/guest/t_$1.sh"
+}
+
 multi=
 single=
+own=
 for t in "$@"; do
 	[ -f "$top/tests/guest/t_$t.sh" ] || { echo "FAIL $line/$t: no such test"; exit 1; }
+	if [ "$(boot_mode "$t")" = own ]; then
+		own="$own $t"
+		continue
+	fi
 	case $(tcg_mode "$t") in
 	single) single="$single $t" ;;
 	*) multi="$multi $t" ;;
@@ -101,6 +113,9 @@ all_results=$job/results.all
 : >"$all_results"
 [ -n "$multi" ] && run_group multi $multi
 [ -n "$single" ] && run_group single $single
+for t in $own; do
+	run_group "$(tcg_mode "$t" | grep -x single || echo multi)" "$t"
+done
 
 failed=0
 for t in "$@"; do
