@@ -124,9 +124,12 @@ done < <("$top/tests/host/gate_test.sh")
 
 section "host: versions and the Debian package"
 result "$("$top/tests/host/version_test.sh")"
+# The listing is captured first: under pipefail, "dpkg-deb -c | grep -q" fails
+# whenever grep stops reading early.
 if deb=$("$top/tests/deb.sh" 2>&1 | tail -n 1) && [ -f "$deb" ] &&
-	dpkg-deb -c "$deb" | grep -q 'usr/src/clusterswap-.*/dkms.conf$' &&
-	! dpkg-deb -c "$deb" | grep -q '\.ko'; then
+	listing=$(dpkg-deb -c "$deb") &&
+	grep -q 'usr/src/clusterswap-.*/dkms.conf$' <<<"$listing" &&
+	! grep -q '\.ko' <<<"$listing"; then
 	result "PASS deb/build $(basename "$deb") (source for DKMS, no binary)"
 else
 	echo "$deb"
