@@ -16,6 +16,7 @@
 
 #include <clusterswap/compat.h>
 #include <clusterswap/control.h>
+#include <clusterswap/hooks.h>
 
 bool cs_enabled;
 
@@ -51,11 +52,24 @@ static int cs_parse_switch(const char *buf, size_t count, bool *on)
 	return 0;
 }
 
+/*
+ * On: new calls come to the module at once; then it takes over from the
+ * slot cache.  Off: new calls go to stock code at once; once the module's
+ * calls in flight have returned, it hands its per-CPU state back.  Neither
+ * stops swapping: stock code and the module keep the same fields in the
+ * same meaning under the same locks.
+ */
 static void cs_switch(bool on)
 {
 	mutex_lock(&cs_switch_lock);
 	if (on != cs_enabled) {
 		WRITE_ONCE(cs_enabled, on);
+		if (on) {
+			cs_line_serve_start();
+		} else {
+			cs_hooks_wait_calls();
+			cs_line_serve_stop();
+		}
 		pr_info("%s\n", on ? "enabled" : "disabled");
 	}
 	mutex_unlock(&cs_switch_lock);

@@ -3,8 +3,10 @@
  * /sys/kernel/debug/clusterswap: read-only views (mode 0444, no ioctl), so
  * they stay readable under kernel lockdown.
  *
- *   stats                     "enabled <0|1>", then "calls.<function> <count>"
+ *   stats                     "enabled <0|1>", the allocator's counters
+ *                             (stats_612.c), then "calls.<function> <count>"
  *                             for every redirected and observed function
+ *   percpu                    each CPU's clusters, filled clusters, credit
  *   check                     reading it checks every swap device (inspect.c):
  *                             "ok", or one line per inconsistency
  *   devices/<type>/summary    size, use, cluster lists by kind and order
@@ -43,11 +45,19 @@ static void cs_show_calls(struct seq_file *m, const struct cs_hook *hooks,
 static int stats_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "enabled %d\n", READ_ONCE(cs_enabled));
+	cs_line_show_stats(m);
 	cs_show_calls(m, cs_redirects, cs_nr_redirects);
 	cs_show_calls(m, cs_observers, cs_nr_observers);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(stats);
+
+static int percpu_show(struct seq_file *m, void *v)
+{
+	cs_line_show_percpu(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(percpu);
 
 static int check_show(struct seq_file *m, void *v)
 {
@@ -141,6 +151,7 @@ void cs_debugfs_init(void)
 	cs_debugfs_root = debugfs_create_dir("clusterswap", NULL);
 	debugfs_create_file("stats", 0444, cs_debugfs_root, NULL, &stats_fops);
 	debugfs_create_file("check", 0444, cs_debugfs_root, NULL, &check_fops);
+	debugfs_create_file("percpu", 0444, cs_debugfs_root, NULL, &percpu_fops);
 	cs_devices_dir = debugfs_create_dir("devices", cs_debugfs_root);
 	cs_devices_sync(NULL);
 }

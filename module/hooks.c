@@ -61,6 +61,7 @@ static void notrace cs_observe_cb(unsigned long ip, unsigned long parent_ip,
 		return;
 	this_cpu_inc(cs_hook_calls_pcp[hook->target]);
 	/* Every observed event is a swapon or swapoff step. */
+	cs_line_devices_changed();
 	cs_debugfs_devices_changed();
 }
 
@@ -199,6 +200,26 @@ free_filters:
 	return err;
 }
 
+static void cs_hooks_wait_inflight(void)
+{
+	while (cs_hooks_inflight_sum() > 0)
+		msleep(20);
+}
+
+/**
+ * cs_hooks_wait_calls() - Wait until no replacement is running.
+ *
+ * For switching off: after cs_enabled is cleared, one RCU-tasks grace period
+ * lets every callback that still saw it set finish sending its call to the
+ * replacement (and counting it); then the count drains.
+ * Context: process context, may sleep.
+ */
+void cs_hooks_wait_calls(void)
+{
+	synchronize_rcu_tasks();
+	cs_hooks_wait_inflight();
+}
+
 /*
  * After unregistering, no callback runs any more and no new replacement can
  * be entered (unregister_ftrace_function() waits for RCU-tasks).  A
@@ -208,8 +229,7 @@ free_filters:
  */
 static void cs_hooks_quiesce(void)
 {
-	while (cs_hooks_inflight_sum() > 0)
-		msleep(20);
+	cs_hooks_wait_inflight();
 	synchronize_rcu_tasks();
 }
 

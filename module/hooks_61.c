@@ -8,9 +8,12 @@
  * For now every replacement counts the call and passes it to the original.
  */
 #include <linux/swap.h>
+#include <linux/seq_file.h>
 #include <linux/swap_slots.h>
 
 #include <clusterswap/hooks.h>
+#include <clusterswap/control.h>
+#include <clusterswap/swapdev.h>
 
 static swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 {
@@ -86,3 +89,40 @@ struct cs_hook cs_observers[] = {
 };
 
 const unsigned int cs_nr_observers = ARRAY_SIZE(cs_observers);
+
+/* The 6.1 line passes every call through: nothing to take over or hand back. */
+void cs_line_serve_start(void)
+{
+}
+
+void cs_line_serve_stop(void)
+{
+}
+
+void cs_line_devices_changed(void)
+{
+}
+
+void cs_line_exit(void)
+{
+}
+
+void cs_line_show_stats(struct seq_file *m)
+{
+	seq_puts(m, "allocator passthrough (6.1 line: stock code serves every call)\n");
+}
+
+void cs_line_show_percpu(struct seq_file *m)
+{
+	seq_puts(m, "no per-CPU state on the 6.1 line\n");
+}
+
+long cs_line_credit(unsigned int type)
+{
+	return 0;
+}
+
+bool cs_line_cluster_filled(struct swap_info_struct *si, unsigned long idx)
+{
+	return false;
+}

@@ -1,59 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The 6.12 line: which functions are redirected or observed, and the
- * replacement entry points.  Each replacement has the exact prototype of the
- * function it replaces (include/linux/swap.h, include/linux/swap_slots.h of
- * 6.12), because it returns straight to that function's caller.
- *
- * For now every replacement counts the call and passes it to the original.
+ * The 6.12 line: which functions are redirected or observed.  Each
+ * replacement has the exact prototype of the function it replaces
+ * (include/linux/swap.h, include/linux/swap_slots.h of 6.12), because it
+ * returns straight to that function's caller.  They live in alloc_612.c and
+ * free_612.c.
  */
 #include <linux/swap.h>
 #include <linux/swap_slots.h>
 
+#include <clusterswap/alloc.h>
 #include <clusterswap/hooks.h>
-
-static swp_entry_t cs_folio_alloc_swap(struct folio *folio)
-{
-	swp_entry_t entry;
-
-	cs_hook_enter(CS_SYM_folio_alloc_swap);
-	entry.val = cs_sym_call1(CS_SYM_folio_alloc_swap, folio);
-	cs_hook_exit();
-	return entry;
-}
-
-static void cs_free_swap_slot(swp_entry_t entry)
-{
-	cs_hook_enter(CS_SYM_free_swap_slot);
-	cs_sym_call1(CS_SYM_free_swap_slot, entry.val);
-	cs_hook_exit();
-}
-
-static void cs_put_swap_folio(struct folio *folio, swp_entry_t entry)
-{
-	cs_hook_enter(CS_SYM_put_swap_folio);
-	cs_sym_call2(CS_SYM_put_swap_folio, folio, entry.val);
-	cs_hook_exit();
-}
-
-static void cs_free_swap_and_cache_nr(swp_entry_t entry, int nr)
-{
-	cs_hook_enter(CS_SYM_free_swap_and_cache_nr);
-	cs_sym_call2(CS_SYM_free_swap_and_cache_nr, entry.val, nr);
-	cs_hook_exit();
-}
-
-static void cs_swapcache_free_entries(swp_entry_t *entries, int n)
-{
-	cs_hook_enter(CS_SYM_swapcache_free_entries);
-	cs_sym_call2(CS_SYM_swapcache_free_entries, entries, n);
-	cs_hook_exit();
-}
 
 static swp_entry_t cs_get_swap_page_of_type(int type)
 {
 	swp_entry_t entry;
 
+	/* Hibernation: rare, and stock's allocation is correct beside ours. */
 	cs_hook_enter(CS_SYM_get_swap_page_of_type);
 	entry.val = cs_sym_call1(CS_SYM_get_swap_page_of_type, type);
 	cs_hook_exit();

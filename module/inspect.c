@@ -108,6 +108,7 @@ unsigned int cs_check_device(struct seq_file *m, struct swap_info_struct *si)
 {
 	struct cs_check c = { .m = m, .si = si };
 	unsigned long nr, allocated, *seen;
+	long credit;
 
 	/* Sized before taking the lock; a device that changes meanwhile is reported. */
 	nr = DIV_ROUND_UP(READ_ONCE(si->max), CS_SWAPFILE_CLUSTER);
@@ -128,9 +129,14 @@ unsigned int cs_check_device(struct seq_file *m, struct swap_info_struct *si)
 		allocated = cs_check_clusters(&c, seen, nr);
 	else
 		allocated = cs_count_map(si);
-	if (allocated != si->inuse_pages)
-		cs_problem(&c, "inuse_pages is %u, swap_map holds %lu allocated slots",
-			   si->inuse_pages, allocated);
+	credit = cs_line_credit(si->type);
+	if (credit < 0 || allocated + credit != si->inuse_pages)
+		cs_problem(&c,
+			   "inuse_pages is %u, swap_map holds %lu allocated slots, CPUs %ld credit",
+			   si->inuse_pages, allocated, credit);
+	if (si->inuse_pages > si->pages)
+		cs_problem(&c, "inuse_pages %u is above the device's %u pages",
+			   si->inuse_pages, si->pages);
 	cs_check_avail(&c);
 out:
 	spin_unlock(&si->lock);

@@ -50,6 +50,7 @@ static void __exit clusterswap_exit(void)
 {
 	cs_sysfs_exit();
 	cs_hooks_unregister();
+	cs_line_exit();
 	cs_debugfs_exit();
 	pr_info("unloaded; the stock swap allocator is in charge\n");
 }

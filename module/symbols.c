@@ -34,6 +34,17 @@ static const char * const cs_sym_names[CS_NR_SYMS] = {
 #ifdef CS_KERNEL_LINE_612
 	[CS_SYM_free_swap_and_cache_nr] = "free_swap_and_cache_nr",
 	[CS_SYM_zswap_swapoff] = "zswap_swapoff",
+	[CS_SYM_get_swap_pages] = "get_swap_pages",
+	[CS_SYM_reenable_swap_slots_cache_unlock] = "reenable_swap_slots_cache_unlock",
+	[CS_SYM_zswap_invalidate] = "zswap_invalidate",
+	[CS_SYM___mem_cgroup_try_charge_swap] = "__mem_cgroup_try_charge_swap",
+	[CS_SYM___mem_cgroup_uncharge_swap] = "__mem_cgroup_uncharge_swap",
+	[CS_SYM_clear_shadow_from_swap_cache] = "clear_shadow_from_swap_cache",
+	[CS_SYM_plist_requeue] = "plist_requeue",
+	[CS_SYM_add_to_avail_list] = "add_to_avail_list",
+	[CS_SYM___del_from_avail_list] = "__del_from_avail_list",
+	[CS_SYM_swap_avail_heads] = "swap_avail_heads",
+	[CS_SYM_total_swap_pages] = "total_swap_pages",
 #else
 	[CS_SYM_free_swap_and_cache] = "free_swap_and_cache",
 	[CS_SYM___frontswap_invalidate_area] = "__frontswap_invalidate_area",

@@ -23,4 +23,9 @@ void cs_debugfs_init(void);
 void cs_debugfs_exit(void);
 void cs_debugfs_devices_changed(void);
 
+/* The allocator's part of debugfs "stats" and "percpu", per kernel line. */
+struct seq_file;
+void cs_line_show_stats(struct seq_file *m);
+void cs_line_show_percpu(struct seq_file *m);
+
 #endif /* _CLUSTERSWAP_CONTROL_H */

@@ -38,7 +38,17 @@ DECLARE_PER_CPU(long, cs_hooks_inflight);
 
 int cs_hooks_register(void);
 void cs_hooks_unregister(void);
+void cs_hooks_wait_calls(void);
 unsigned long cs_hook_calls(enum cs_sym sym);
+
+/*
+ * What each kernel line does when the switch flips and when devices come and
+ * go (serve_612.c; nothing yet on 6.1, where every call passes through).
+ */
+void cs_line_serve_start(void);
+void cs_line_serve_stop(void);
+void cs_line_devices_changed(void);
+void cs_line_exit(void);
 
 /* Every replacement starts with cs_hook_enter() and ends with cs_hook_exit(). */
 static inline void cs_hook_enter(enum cs_sym sym)

@@ -31,6 +31,14 @@ spinlock_t *cs_swap_avail_lock(void);
 /* Per kernel line (inspect_612.c, inspect_61.c); each takes si->lock. */
 void cs_show_summary(struct seq_file *m, struct swap_info_struct *si);
 void cs_show_clusters(struct seq_file *m, struct swap_info_struct *si);
+/*
+ * What the allocator of a kernel line holds that the check must add to the
+ * truth (stats_612.c; nothing on 6.1): inuse_pages credit held by CPUs, and
+ * clusters a CPU filled that wait, on nonfull or frag, for the full list.
+ */
+long cs_line_credit(unsigned int type);
+bool cs_line_cluster_filled(struct swap_info_struct *si, unsigned long idx);
+
 /* Prints each inconsistency found on @si; returns how many. */
 unsigned int cs_check_device(struct seq_file *m, struct swap_info_struct *si);
 

@@ -36,6 +36,18 @@ enum cs_sym {
 #ifdef CS_KERNEL_LINE_612
 	CS_SYM_free_swap_and_cache_nr,
 	CS_SYM_zswap_swapoff,
+	/* What the 6.12 allocator calls or reads (alloc_612.c, free_612.c). */
+	CS_SYM_get_swap_pages,
+	CS_SYM_reenable_swap_slots_cache_unlock,
+	CS_SYM_zswap_invalidate,
+	CS_SYM___mem_cgroup_try_charge_swap,
+	CS_SYM___mem_cgroup_uncharge_swap,
+	CS_SYM_clear_shadow_from_swap_cache,
+	CS_SYM_plist_requeue,
+	CS_SYM_add_to_avail_list,
+	CS_SYM___del_from_avail_list,
+	CS_SYM_swap_avail_heads,
+	CS_SYM_total_swap_pages,
 #else
 	CS_SYM_free_swap_and_cache,
 	CS_SYM___frontswap_invalidate_area,

@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The 6.12 allocator: state shared by credit_612.c (inuse_pages), clusters_612.c
+ * (cluster lists), alloc_612.c, free_612.c and serve_612.c (switch, swapoff).
+ *
+ * Every field stock code reads keeps its stock meaning and its stock lock
+ * (design.md section 1): swap_map bytes and ci->count under ci->lock; list
+ * membership, ci->flags, frag_cluster_nr, inuse_pages and the bounds under
+ * si->lock; nr_swap_pages atomic.
+ *
+ * Lock order, as stock 6.12 (mm/swapfile.c) takes them:
+ *
+ *   cs_pcp.lock (this CPU) -> si->lock -> swap_avail_lock
+ *                             si->lock -> ci->lock -> zswap tree, zram slot,
+ *                                                     i_pages, swap_cgroup
+ *
+ * The rule that keeps module code deadlock-free beside stock code, which
+ * takes si->lock then ci->lock: module code never *waits* for si->lock while
+ * it holds a ci->lock.  It either trylocks si->lock (cs_trylock_si_under_ci())
+ * or drops ci->lock, takes si->lock, retakes ci->lock and revalidates
+ * (cs_relock_si_ci()).  A cluster left on a stale list meanwhile costs at most
+ * a wasted scan, never a double allocation: a slot is handed out only after
+ * its byte is read as 0 under ci->lock.
+ */
+#ifndef _CLUSTERSWAP_ALLOC_H
+#define _CLUSTERSWAP_ALLOC_H
+
+#include <linux/swap.h>
+#include <linux/swapops.h>
+#include <linux/local_lock.h>
+#include <linux/percpu.h>
+
+#include <clusterswap/swapdev.h>
+
+#define CS_PMD_ORDER		ilog2(CS_SWAPFILE_CLUSTER)
+
+/*
+ * inuse_pages credit (credit_612.c).  A CPU takes CS_CREDIT_BATCH slots of
+ * inuse_pages at a time under si->lock and spends them without it; frees give
+ * credit back to the freeing CPU, which returns everything above
+ * CS_CREDIT_BATCH once it holds more than CS_CREDIT_HIGH.  inuse_pages is thus
+ * the allocated slots plus every CPU's unspent credit: never below the truth,
+ * at most CS_CREDIT_HIGH per CPU above it, and never above si->pages.
+ */
+#define CS_CREDIT_BATCH		(2 * CS_SWAPFILE_CLUSTER)
+#define CS_CREDIT_HIGH		(2 * CS_CREDIT_BATCH)
+
+/*
+ * A CPU's place in one device, packed in one word so that it can be read and
+ * cleared from another CPU: cluster or slot index << 8 | (type + 1); 0 is
+ * "none".
+ */
+static inline unsigned long cs_pack(unsigned int type, unsigned long pos)
+{
+	return pos << 8 | (type + 1);
+}
+
+static inline bool cs_unpack(unsigned long v, unsigned int *type, unsigned long *pos)
+{
+	if (!v)
+		return false;
+	*type = (v & 0xff) - 1;
+	*pos = v >> 8;
+	return true;
+}
+
+/* Per-CPU allocator state. */
+struct cs_pcp {
+	/* Held across one allocation on this CPU (preemption off). */
+	local_lock_t lock;
+	/* Per order: the next slot to try, in the cluster this CPU allocates from. */
+	unsigned long next[SWAP_NR_ORDERS];
+	/*
+	 * Per order: a cluster this CPU filled on the fast path, where it could
+	 * not move it to the full list (that needs si->lock).  It stays on its
+	 * nonfull or frag list with a full count until this CPU's next slow
+	 * path, or a swapoff or switch-off, moves it (cs_settle_filled()).
+	 */
+	unsigned long filled[SWAP_NR_ORDERS];
+	/* inuse_pages credit per swap type, see CS_CREDIT_BATCH. */
+	atomic_t credit[MAX_SWAPFILES];
+};
+
+DECLARE_PER_CPU(struct cs_pcp, cs_pcp);
+
+/* What debugfs "stats" prints; per CPU, summed when read. */
+struct cs_stats {
+	unsigned long alloc[SWAP_NR_ORDERS];	/* allocations served, by order */
+	unsigned long large_fail[SWAP_NR_ORDERS]; /* "no slot" to a large folio: it splits */
+	unsigned long fast;			/* served from the CPU's cluster, ci->lock only */
+	unsigned long slow;			/* went looking for a cluster under si->lock */
+	unsigned long stock_fallback;		/* handed to stock get_swap_pages() */
+	unsigned long lock_alloc;		/* si->lock taken by allocations */
+	unsigned long lock_free;		/* si->lock taken by frees */
+	unsigned long trylock_fail;		/* si->lock busy under a ci->lock */
+	unsigned long list_moves;		/* clusters moved between lists */
+	unsigned long credit_take;		/* batches of inuse_pages credit taken */
+	unsigned long credit_return;		/* credit handed back to inuse_pages */
+	unsigned long freed;			/* slots freed */
+	unsigned long zswap_invalidate;		/* zswap_invalidate() calls */
+	unsigned long full;			/* devices found full, taken off the avail list */
+};
+
+DECLARE_PER_CPU(struct cs_stats, cs_stats);
+
+#define cs_count(field)		this_cpu_inc(cs_stats.field)
+#define cs_count_n(field, n)	this_cpu_add(cs_stats.field, n)
+
+/* credit_612.c */
+bool cs_credit_take(struct cs_pcp *pcp, unsigned int type, unsigned int nr);
+bool cs_credit_refill(struct swap_info_struct *si, struct cs_pcp *pcp, unsigned int nr);
+void cs_credit_put(struct swap_info_struct *si, unsigned int nr);
+void cs_credit_put_locked(struct swap_info_struct *si, struct cs_pcp *pcp, unsigned int nr);
+unsigned long cs_credit_reclaim(struct swap_info_struct *si);
+void cs_mark_full(struct swap_info_struct *si);
+
+/* clusters_612.c */
+bool cs_trylock_si_under_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
+void cs_relock_si_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
+void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci);
+void cs_settle_filled(struct swap_info_struct *si, unsigned long *filled);
+bool cs_filled_by_a_cpu(struct swap_info_struct *si, unsigned long idx);
+unsigned long cs_cluster_take(struct swap_info_struct *si, struct swap_cluster_info *ci,
+			      unsigned long offset, int order);
+
+static inline struct swap_cluster_info *cs_cluster_of(struct swap_info_struct *si,
+						      unsigned long offset)
+{
+	return si->cluster_info + offset / CS_SWAPFILE_CLUSTER;
+}
+
+static inline unsigned long cs_cluster_index(struct swap_info_struct *si,
+					     struct swap_cluster_info *ci)
+{
+	return ci - si->cluster_info;
+}
+
+/* free_612.c */
+void cs_free_slots(struct swap_info_struct *si, unsigned long offset, unsigned int nr);
+
+/* The replacements (alloc_612.c, free_612.c), listed in hooks_612.c. */
+swp_entry_t cs_folio_alloc_swap(struct folio *folio);
+void cs_free_swap_slot(swp_entry_t entry);
+void cs_put_swap_folio(struct folio *folio, swp_entry_t entry);
+void cs_free_swap_and_cache_nr(swp_entry_t entry, int nr);
+void cs_swapcache_free_entries(swp_entry_t *entries, int n);
+
+/* serve_612.c: device references (get_swap_device()'s protocol, no offset check) */
+bool cs_get_device(struct swap_info_struct *si);
+void cs_kcall_put_device(struct swap_info_struct *si);
+
+#endif /* _CLUSTERSWAP_ALLOC_H */

@@ -1,0 +1,414 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Swap-slot allocation on 6.12, as upstream does it since 6.15:
+ *
+ *  - fast path: this CPU's cluster for the folio's order, under that
+ *    cluster's lock only (cs_alloc_fast());
+ *  - slow path: walk the avail list in priority order (round robin among
+ *    equal priorities, as stock), and on each device take a cluster under
+ *    si->lock: nonfull of the order, then free, then frag, then (order 0)
+ *    any partly used cluster of a higher order (cs_alloc_on_device());
+ *  - no slot cache: the slot is the caller's when the call returns.
+ *
+ * A device without cluster_info (rotational) is left to stock code: when the
+ * walk reaches one before finding a slot, the call goes to stock
+ * get_swap_pages(), as it does when no managed device has a free slot (stock
+ * can reclaim slots held only by the swap cache, and wait for discards).
+ * A large folio that finds no room gets "no slot" and is split by its caller.
+ */
+#include <linux/swap.h>
+#include <linux/plist.h>
+#include <linux/memcontrol.h>
+
+#include <clusterswap/alloc.h>
+#include <clusterswap/hooks.h>
+#include <clusterswap/symbols.h>
+
+DEFINE_PER_CPU(struct cs_pcp, cs_pcp) = {
+	.lock = INIT_LOCAL_LOCK(lock),
+};
+
+DEFINE_PER_CPU(struct cs_stats, cs_stats);
+
+/* Stock code gives up on a walk that keeps changing under it the same way. */
+#define CS_WALK_RESTARTS	4
+
+/* What the fast path says when it has no slot for the caller. */
+enum cs_fast {
+	CS_FAST_NO_CLUSTER,	/* no usable cluster: the slow path picks one */
+	CS_FAST_NO_CREDIT,	/* a cluster, but no inuse_pages credit left */
+};
+
+/**
+ * cs_alloc_fast() - Allocate from this CPU's cluster for @order.
+ * @pcp: this CPU's state.
+ * @order: allocation order.
+ * @why: set to why there is no slot, when there is none.
+ *
+ * Context: cs_pcp.lock held.
+ * Return: the swap entry value, or 0.
+ */
+static unsigned long cs_alloc_fast(struct cs_pcp *pcp, int order, enum cs_fast *why)
+{
+	unsigned int nr = 1U << order, type;
+	struct swap_cluster_info *ci;
+	struct swap_info_struct *si;
+	unsigned long offset, found = 0;
+
+	*why = CS_FAST_NO_CLUSTER;
+	if (!cs_unpack(pcp->next[order], &type, &offset))
+		return 0;
+	si = cs_swap_device(type);
+	if (!si || !cs_get_device(si)) {
+		pcp->next[order] = 0;
+		return 0;
+	}
+	/* cluster_info and max are stable while the reference is held. */
+	if (!si->cluster_info || offset >= si->max) {
+		pcp->next[order] = 0;
+		goto out;
+	}
+	if (!cs_credit_take(pcp, type, nr)) {
+		*why = CS_FAST_NO_CREDIT;
+		goto out;
+	}
+
+	ci = cs_cluster_of(si, offset);
+	spin_lock(&ci->lock);
+	/* Only a cluster of this order on nonfull or frag: free ones need si->lock. */
+	if ((ci->flags & (CLUSTER_FLAG_NONFULL | CLUSTER_FLAG_FRAG)) && ci->order == order)
+		found = cs_cluster_take(si, ci, offset, order);
+	if (!found) {
+		pcp->next[order] = 0;
+	} else if (ci->count == CS_SWAPFILE_CLUSTER) {
+		/* Full: to the full list at this CPU's next slow path. */
+		WARN_ON_ONCE(pcp->filled[order]);	/* every slow path settles it */
+		pcp->filled[order] = cs_pack(type, cs_cluster_index(si, ci));
+		pcp->next[order] = 0;
+	} else if ((found + nr) % CS_SWAPFILE_CLUSTER) {
+		pcp->next[order] = cs_pack(type, found + nr);
+	} else {
+		pcp->next[order] = 0;
+	}
+	spin_unlock(&ci->lock);
+
+	if (found)
+		cs_count(fast);
+	else
+		cs_credit_put(si, nr);
+out:
+	cs_kcall_put_device(si);
+	return found ? swp_entry(type, found).val : 0;
+}
+
+/*
+ * The fast path has a cluster but no credit: refill from the cluster's
+ * device, settling this CPU's filled cluster of the order in the same
+ * si->lock hold.  Context: cs_pcp.lock held.
+ * Return: whether the fast path may try again.
+ */
+static bool cs_refill_credit(struct cs_pcp *pcp, int order)
+{
+	struct swap_info_struct *si;
+	unsigned long offset;
+	unsigned int type;
+	bool ok;
+
+	if (!cs_unpack(pcp->next[order], &type, &offset))
+		return false;
+	si = cs_swap_device(type);
+	if (!si || !cs_get_device(si))
+		return false;
+	spin_lock(&si->lock);
+	cs_count(lock_alloc);
+	cs_settle_filled(si, &pcp->filled[order]);
+	ok = cs_credit_refill(si, pcp, 1U << order);
+	spin_unlock(&si->lock);
+	cs_kcall_put_device(si);
+	if (!ok)
+		pcp->next[order] = 0;
+	return ok;
+}
+
+/*
+ * This CPU's filled cluster of @order belongs to a device the slow path did
+ * not lock: settle it there, so that the fast path never fills another one
+ * first.  Context: cs_pcp.lock held.
+ */
+static void cs_settle_filled_elsewhere(struct cs_pcp *pcp, int order)
+{
+	struct swap_info_struct *si;
+	unsigned long idx;
+	unsigned int type;
+
+	if (!cs_unpack(pcp->filled[order], &type, &idx))
+		return;
+	si = cs_swap_device(type);
+	if (!si || !cs_get_device(si)) {
+		/* Gone: the device's swapoff settled or dropped it. */
+		pcp->filled[order] = 0;
+		return;
+	}
+	spin_lock(&si->lock);
+	cs_count(lock_alloc);
+	cs_settle_filled(si, &pcp->filled[order]);
+	spin_unlock(&si->lock);
+	cs_kcall_put_device(si);
+}
+
+/*
+ * Try one cluster under si->lock.  @cache: make it this CPU's cluster for
+ * @order when room is left (not when order 0 borrows a higher order's).
+ */
+static unsigned long cs_take_locked(struct cs_pcp *pcp, struct swap_info_struct *si,
+				    struct swap_cluster_info *ci, int order, bool cache)
+{
+	unsigned long start = cs_cluster_index(si, ci) * CS_SWAPFILE_CLUSTER;
+	unsigned int nr = 1U << order;
+	unsigned long found;
+
+	spin_lock(&ci->lock);
+	found = cs_cluster_take(si, ci, start, order);
+	/* Full now (or found full: a filled cluster someone left): to full. */
+	if (ci->count == CS_SWAPFILE_CLUSTER)
+		cs_relist(si, ci);
+	else if (found && cache && (found + nr) % CS_SWAPFILE_CLUSTER)
+		pcp->next[order] = cs_pack(si->type, found + nr);
+	spin_unlock(&ci->lock);
+	return found;
+}
+
+#define cs_first_cluster(head) \
+	list_first_entry_or_null(head, struct swap_cluster_info, list)
+
+/*
+ * cluster_alloc_swap_entry() without the per-CPU hint, the reclaim of
+ * cache-only slots or the synchronous discard (all of which may sleep).
+ * Context: cs_pcp.lock and si->lock held.
+ */
+static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct *si,
+				     int order)
+{
+	struct swap_cluster_info *ci, *tmp;
+	unsigned long found = 0;
+	unsigned int i, n;
+	int o;
+
+	lockdep_assert_held(&si->lock);
+	if (order >= CS_PMD_ORDER) {
+		ci = cs_first_cluster(&si->free_clusters);
+		return ci ? cs_take_locked(pcp, si, ci, order, false) : 0;
+	}
+
+	/* Discardable devices spread writes over free clusters first (upstream). */
+	ci = cs_first_cluster(&si->free_clusters);
+	if ((si->flags & SWP_PAGE_DISCARD) && ci) {
+		found = cs_take_locked(pcp, si, ci, order, true);
+		if (found)
+			return found;
+	}
+	/* Each nonfull cluster tried goes to frag, so this ends. */
+	while ((ci = cs_first_cluster(&si->nonfull_clusters[order]))) {
+		spin_lock(&ci->lock);
+		list_move_tail(&ci->list, &si->frag_clusters[order]);
+		ci->flags = CLUSTER_FLAG_FRAG;
+		si->frag_cluster_nr[order]++;
+		cs_count(list_moves);
+		spin_unlock(&ci->lock);
+		found = cs_take_locked(pcp, si, ci, order, true);
+		if (found)
+			return found;
+	}
+	ci = cs_first_cluster(&si->free_clusters);
+	if (ci) {
+		found = cs_take_locked(pcp, si, ci, order, true);
+		if (found)
+			return found;
+	}
+	/* One turn of frag, rotating it as stock does. */
+	n = si->frag_cluster_nr[order];
+	for (i = 0; i < n && (ci = cs_first_cluster(&si->frag_clusters[order])); i++) {
+		list_move_tail(&ci->list, &si->frag_clusters[order]);
+		found = cs_take_locked(pcp, si, ci, order, true);
+		if (found)
+			return found;
+	}
+	if (order)
+		return 0;
+	/* Order 0 borrows one slot from a higher order's partly used cluster. */
+	for (o = 1; o < SWAP_NR_ORDERS; o++) {
+		list_for_each_entry_safe(ci, tmp, &si->frag_clusters[o], list) {
+			found = cs_take_locked(pcp, si, ci, 0, false);
+			if (found)
+				return found;
+		}
+		list_for_each_entry_safe(ci, tmp, &si->nonfull_clusters[o], list) {
+			found = cs_take_locked(pcp, si, ci, 0, false);
+			if (found)
+				return found;
+		}
+	}
+	return 0;
+}
+
+/*
+ * One device of the walk.  Context: cs_pcp.lock held.
+ * Return: the slot, or 0.
+ */
+static unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_struct *si,
+					int order)
+{
+	unsigned int nr = 1U << order;
+	unsigned long found = 0;
+
+	/* As scan_swap_map_slots(): large folios only on block devices. */
+	if (order && !(si->flags & SWP_BLKDEV))
+		return 0;
+	if (!cs_get_device(si))
+		return 0;
+	spin_lock(&si->lock);
+	cs_count(lock_alloc);
+	if (!si->highest_bit || !(si->flags & SWP_WRITEOK) || !si->cluster_info) {
+		spinlock_t *avail_lock = cs_swap_avail_lock();
+
+		/* As get_swap_pages(): off the avail list, lazily. */
+		spin_lock(avail_lock);
+		cs_sym_call1(CS_SYM___del_from_avail_list, si);
+		spin_unlock(avail_lock);
+		goto unlock;
+	}
+	cs_settle_filled(si, &pcp->filled[order]);
+	if (!cs_credit_refill(si, pcp, nr)) {
+		if (!order)
+			cs_mark_full(si);
+		goto unlock;
+	}
+	if (WARN_ON_ONCE(!cs_credit_take(pcp, si->type, nr)))
+		goto unlock;
+	found = cs_pick_cluster(pcp, si, order);
+	if (!found)
+		cs_credit_put_locked(si, pcp, nr);
+unlock:
+	spin_unlock(&si->lock);
+	cs_kcall_put_device(si);
+	return found;
+}
+
+/*
+ * Walk the avail list as get_swap_pages() does.  Sets *@stock when the call
+ * should go to stock code instead.
+ * Context: cs_pcp.lock held.
+ */
+static unsigned long cs_alloc_slow(struct cs_pcp *pcp, int order, bool *stock)
+{
+	struct plist_head *heads = *(struct plist_head **)cs_sym_data(CS_SYM_swap_avail_heads);
+	spinlock_t *avail_lock = cs_swap_avail_lock();
+	struct swap_info_struct *si, *next;
+	int restarts = 0, node;
+	unsigned long found;
+
+	cs_count(slow);
+	spin_lock(avail_lock);
+start_over:
+	node = numa_node_id();
+	plist_for_each_entry_safe(si, next, &heads[node], avail_lists[node]) {
+		if (!si->cluster_info) {
+			/* A rotational device comes first: stock serves it. */
+			*stock = !order;
+			break;
+		}
+		/* Round robin among devices of equal priority. */
+		cs_sym_call2(CS_SYM_plist_requeue, &si->avail_lists[node], &heads[node]);
+		spin_unlock(avail_lock);
+		found = cs_alloc_on_device(pcp, si, order);
+		if (found)
+			return swp_entry(si->type, found).val;
+		if (order)
+			return 0;	/* large folios try one device, as stock */
+		spin_lock(avail_lock);
+		if (plist_node_empty(&next->avail_lists[node])) {
+			if (++restarts > CS_WALK_RESTARTS)
+				break;
+			goto start_over;
+		}
+	}
+	spin_unlock(avail_lock);
+	if (!order)
+		*stock = true;
+	return 0;
+}
+
+/* The slow path, then the settling it owes the fast path. */
+static unsigned long cs_alloc_slow_settled(struct cs_pcp *pcp, int order, bool *stock)
+{
+	unsigned long val = cs_alloc_slow(pcp, order, stock);
+
+	cs_settle_filled_elsewhere(pcp, order);
+	return val;
+}
+
+/* Stock's allocation, without the slot cache (the module leaves it empty). */
+static unsigned long cs_alloc_stock(int order)
+{
+	swp_entry_t entry = { 0 };
+
+	cs_count(stock_fallback);
+	cs_sym_call3(CS_SYM_get_swap_pages, 1, &entry, order);
+	return entry.val;
+}
+
+/**
+ * cs_folio_alloc_swap() - Replacement for folio_alloc_swap().
+ * @folio: the locked folio to be swapped out.
+ *
+ * Context: process context (reclaim, shmem writeout); does not sleep unless
+ * it hands the call to stock code.
+ * Return: the first swap entry of the folio's range, or 0.
+ */
+swp_entry_t cs_folio_alloc_swap(struct folio *folio)
+{
+	int order = folio_order(folio);
+	unsigned int nr = 1U << order;
+	bool stock = false;
+	enum cs_fast why;
+	swp_entry_t entry;
+	struct cs_pcp *pcp;
+
+	cs_hook_enter(CS_SYM_folio_alloc_swap);
+	entry.val = 0;
+	if (order > CS_PMD_ORDER)
+		goto out;
+
+	/* Reserve as get_swap_pages() does; give it back if nothing is found. */
+	if (atomic_long_sub_return(nr, &nr_swap_pages) < 0) {
+		atomic_long_add(nr, &nr_swap_pages);
+		goto out;
+	}
+	local_lock(&cs_pcp.lock);
+	pcp = this_cpu_ptr(&cs_pcp);
+	entry.val = cs_alloc_fast(pcp, order, &why);
+	if (!entry.val && why == CS_FAST_NO_CREDIT && cs_refill_credit(pcp, order))
+		entry.val = cs_alloc_fast(pcp, order, &why);
+	if (!entry.val)
+		entry.val = cs_alloc_slow_settled(pcp, order, &stock);
+	local_unlock(&cs_pcp.lock);
+
+	if (entry.val) {
+		cs_count_n(alloc[order], 1);
+	} else {
+		atomic_long_add(nr, &nr_swap_pages);
+		if (stock)
+			entry.val = cs_alloc_stock(order);
+		else if (order)
+			cs_count_n(large_fail[order], 1);
+	}
+	/* mem_cgroup_try_charge_swap(); the charging function is not exported. */
+	if (entry.val && !mem_cgroup_disabled() &&
+	    cs_sym_call2(CS_SYM___mem_cgroup_try_charge_swap, folio, entry.val)) {
+		cs_sym_call2(CS_SYM_put_swap_folio, folio, entry.val);
+		entry.val = 0;
+	}
+out:
+	cs_hook_exit();
+	return entry;
+}

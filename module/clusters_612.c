@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Clusters and their lists on 6.12: the lock helpers that encode the rule in
+ * include/clusterswap/alloc.h, the list moves (as mm/swapfile.c makes them,
+ * with frag_cluster_nr kept exact), and the slot scan.
+ */
+#include <linux/swap.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+
+#include <clusterswap/alloc.h>
+
+/**
+ * cs_trylock_si_under_ci() - Take si->lock without waiting, holding ci->lock.
+ * @si: the device.
+ * @ci: the cluster whose lock the caller holds.
+ *
+ * The only way module code may take si->lock while holding a ci->lock: stock
+ * takes them the other way round, so waiting here could deadlock.
+ * Context: ci->lock held.
+ * Return: true with si->lock held.
+ */
+bool cs_trylock_si_under_ci(struct swap_info_struct *si, struct swap_cluster_info *ci)
+{
+	lockdep_assert_held(&ci->lock);
+	if (spin_trylock(&si->lock))
+		return true;
+	cs_count(trylock_fail);
+	return false;
+}
+
+/**
+ * cs_relock_si_ci() - Turn "ci->lock held" into "si->lock, then ci->lock held".
+ * @si: the device.
+ * @ci: the cluster whose lock the caller holds.
+ *
+ * Drops ci->lock to take the locks in stock order.  Anything the caller read
+ * under ci->lock alone must be read again.
+ * Context: ci->lock held, si->lock not held; both held on return.
+ */
+void cs_relock_si_ci(struct swap_info_struct *si, struct swap_cluster_info *ci)
+{
+	lockdep_assert_held(&ci->lock);
+	if (cs_trylock_si_under_ci(si, ci))
+		return;
+	spin_unlock(&ci->lock);
+	spin_lock(&si->lock);
+	spin_lock(&ci->lock);
+}
+
+static void cs_list_move(struct swap_info_struct *si, struct swap_cluster_info *ci,
+			 struct list_head *to, u8 flag)
+{
+	if (ci->flags & CLUSTER_FLAG_FRAG)
+		si->frag_cluster_nr[ci->order]--;
+	list_move_tail(&ci->list, to);
+	ci->flags = flag;
+	if (flag == CLUSTER_FLAG_FRAG)
+		si->frag_cluster_nr[ci->order]++;
+	cs_count(list_moves);
+}
+
+/* free_cluster(): to the free list, or to the discard list first. */
+static void cs_free_cluster(struct swap_info_struct *si, struct swap_cluster_info *ci)
+{
+	unsigned long idx = cs_cluster_index(si, ci);
+
+	if ((si->flags & (SWP_WRITEOK | SWP_PAGE_DISCARD)) ==
+	    (SWP_WRITEOK | SWP_PAGE_DISCARD)) {
+		/* swap_cluster_schedule_discard(): BAD until discarded. */
+		memset(si->swap_map + idx * CS_SWAPFILE_CLUSTER, SWAP_MAP_BAD,
+		       CS_SWAPFILE_CLUSTER);
+		cs_list_move(si, ci, &si->discard_clusters, 0);
+		schedule_work(&si->discard_work);
+		return;
+	}
+	cs_list_move(si, ci, &si->free_clusters, CLUSTER_FLAG_FREE);
+	ci->order = 0;
+}
+
+/**
+ * cs_relist() - Put a cluster on the list its count calls for.
+ * @si: the device.
+ * @ci: the cluster.
+ *
+ * Empty: free (or discard); full: full; partly used and on full or frag:
+ * nonfull of its order, as dec_cluster_info_page() does.  Clusters without a
+ * flag belong to the discard worker and are left alone.
+ * Context: si->lock and ci->lock held.
+ */
+void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci)
+{
+	lockdep_assert_held(&si->lock);
+	lockdep_assert_held(&ci->lock);
+
+	if (!ci->flags)
+		return;
+	if (!ci->count) {
+		if (!(ci->flags & CLUSTER_FLAG_FREE))
+			cs_free_cluster(si, ci);
+	} else if (ci->count == CS_SWAPFILE_CLUSTER) {
+		if (!(ci->flags & CLUSTER_FLAG_FULL))
+			cs_list_move(si, ci, &si->full_clusters, CLUSTER_FLAG_FULL);
+	} else if (!(ci->flags & CLUSTER_FLAG_NONFULL)) {
+		/* A FREE cluster has count 0: only FULL and FRAG get here. */
+		cs_list_move(si, ci, &si->nonfull_clusters[ci->order], CLUSTER_FLAG_NONFULL);
+	}
+}
+
+/**
+ * cs_settle_filled() - Move a cluster a CPU filled to the full list.
+ * @si: the device the caller has locked.
+ * @filled: a cs_pcp.filled[] word, of any CPU.
+ *
+ * Only clusters of @si are settled.  The word may be stale (the device was
+ * swapped off, or on again): the cluster is relisted from what its count says
+ * now, which is right whatever happened since.
+ * Context: si->lock held.
+ */
+void cs_settle_filled(struct swap_info_struct *si, unsigned long *filled)
+{
+	unsigned long v = READ_ONCE(*filled), idx;
+	struct swap_cluster_info *ci;
+	unsigned int type;
+
+	lockdep_assert_held(&si->lock);
+	if (!cs_unpack(v, &type, &idx) || type != si->type)
+		return;
+	if (cmpxchg(filled, v, 0) != v)
+		return;
+	if (!si->cluster_info || idx >= DIV_ROUND_UP(si->max, CS_SWAPFILE_CLUSTER))
+		return;
+	ci = si->cluster_info + idx;
+	spin_lock(&ci->lock);
+	if (ci->flags & (CLUSTER_FLAG_NONFULL | CLUSTER_FLAG_FRAG))
+		cs_relist(si, ci);
+	spin_unlock(&ci->lock);
+}
+
+/**
+ * cs_filled_by_a_cpu() - Whether a CPU holds cluster @idx of @si as filled.
+ * @si: the device.
+ * @idx: cluster index.
+ *
+ * For the consistency check: such a cluster may sit on nonfull or frag with
+ * a full count until that CPU settles it.
+ * Context: si->lock held (settling needs it, so the answer holds).
+ */
+bool cs_filled_by_a_cpu(struct swap_info_struct *si, unsigned long idx)
+{
+	int cpu, o;
+
+	lockdep_assert_held(&si->lock);
+	for_each_possible_cpu(cpu)
+		for (o = 0; o < SWAP_NR_ORDERS; o++)
+			if (READ_ONCE(per_cpu(cs_pcp, cpu).filled[o]) == cs_pack(si->type, idx))
+				return true;
+	return false;
+}
+
+/**
+ * cs_cluster_take() - Hand out 1 << @order free slots of one cluster.
+ * @si: the device.
+ * @ci: the cluster, on the nonfull, frag or (under si->lock) free list.
+ * @offset: where to start looking, inside @ci.
+ * @order: allocation order.
+ *
+ * The swap_map bytes are the truth: the slots are marked SWAP_HAS_CACHE only
+ * if they read 0 here.  Slots holding only SWAP_HAS_CACHE are busy; stock
+ * code reclaims them (the fallback and the reclaim worker).  SWP_WRITEOK is
+ * checked here too, under ci->lock: after swapoff clears it and sweeps every
+ * ci->lock once, no allocation on the device can be in flight.
+ * Context: ci->lock held; si->lock too if @ci is free (it changes lists).
+ * Return: the first slot, or 0 when there is no room from @offset on.
+ */
+unsigned long cs_cluster_take(struct swap_info_struct *si, struct swap_cluster_info *ci,
+			      unsigned long offset, int order)
+{
+	unsigned int nr = 1U << order;
+	unsigned long start = cs_cluster_index(si, ci) * CS_SWAPFILE_CLUSTER;
+	unsigned long end = min_t(unsigned long, start + CS_SWAPFILE_CLUSTER, si->max);
+	unsigned char *map = si->swap_map;
+
+	lockdep_assert_held(&ci->lock);
+	if (!(READ_ONCE(si->flags) & SWP_WRITEOK))
+		return 0;
+	if (ci->count + nr > CS_SWAPFILE_CLUSTER)
+		return 0;
+
+	for (offset = max(ALIGN(offset, nr), start); offset + nr <= end; offset += nr) {
+		if (memchr_inv(map + offset, 0, nr))
+			continue;
+		if (ci->flags & CLUSTER_FLAG_FREE) {
+			lockdep_assert_held(&si->lock);
+			/* cluster_alloc_range(): a free cluster takes the order. */
+			ci->order = order;
+			if (nr < CS_SWAPFILE_CLUSTER)
+				cs_list_move(si, ci, &si->nonfull_clusters[order],
+					     CLUSTER_FLAG_NONFULL);
+		}
+		memset(map + offset, SWAP_HAS_CACHE, nr);
+		ci->count += nr;
+		return offset;
+	}
+	return 0;
+}

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * si->inuse_pages without si->lock on the fast paths: per-CPU credit.
+ *
+ * Stock code reads inuse_pages locklessly (try_to_unuse() spins until it is
+ * 0; /proc/swaps) and writes it under si->lock.  The module keeps that: it
+ * adds a batch of credit to inuse_pages under si->lock, spends it slot by slot
+ * from the CPU's pool, and gives freed slots back to the pool.  So
+ *
+ *	inuse_pages == slots allocated + every CPU's credit on the device
+ *
+ * which is never below the truth.  Fullness stays exact: a CPU that cannot
+ * get credit reclaims all CPUs' credit before deciding the device is full.
+ *
+ * swapoff: once SWP_WRITEOK is clear no CPU keeps credit on the device, so
+ * try_to_unuse() can reach 0.  Refill checks WRITEOK under si->lock; a CPU
+ * that gives credit back sees WRITEOK clear and returns it at once; and the
+ * swapoff work reclaims what CPUs held before (serve_612.c).  The pool write
+ * and the flags read on the put side, and the WRITEOK clear and the pool read
+ * on the reclaim side, are each separated by a full barrier, so at least one
+ * side sees the other.
+ */
+#include <linux/swap.h>
+#include <linux/atomic.h>
+#include <linux/workqueue.h>
+
+#include <clusterswap/alloc.h>
+#include <clusterswap/symbols.h>
+
+/**
+ * cs_credit_take() - Spend @nr slots of this CPU's credit on swap type @type.
+ * @pcp: this CPU's state.
+ * @type: swap type.
+ * @nr: slots.
+ *
+ * Context: cs_pcp.lock held.
+ * Return: false if the pool holds less than @nr (the caller refills it).
+ */
+bool cs_credit_take(struct cs_pcp *pcp, unsigned int type, unsigned int nr)
+{
+	atomic_t *pool = &pcp->credit[type];
+	int old = atomic_read(pool);
+
+	do {
+		if (old < (int)nr)
+			return false;
+	} while (!atomic_try_cmpxchg(pool, &old, old - nr));
+	return true;
+}
+
+/**
+ * cs_credit_reclaim() - Take back every CPU's credit on @si into inuse_pages.
+ * @si: the device.
+ *
+ * Context: si->lock held.
+ * Return: the slots of credit taken back.
+ */
+unsigned long cs_credit_reclaim(struct swap_info_struct *si)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	lockdep_assert_held(&si->lock);
+	for_each_possible_cpu(cpu)
+		sum += atomic_xchg(&per_cpu(cs_pcp, cpu).credit[si->type], 0);
+	if (sum) {
+		if (WARN_ON_ONCE(sum > si->inuse_pages))
+			sum = si->inuse_pages;	/* never below the truth */
+		WRITE_ONCE(si->inuse_pages, si->inuse_pages - sum);
+		cs_count(credit_return);
+	}
+	return sum;
+}
+
+/**
+ * cs_credit_refill() - Make sure this CPU holds at least @nr slots of credit.
+ * @si: the device.
+ * @pcp: this CPU's state.
+ * @nr: slots the caller is about to allocate.
+ *
+ * Takes CS_CREDIT_BATCH from what is left of the device, or what is left if
+ * less; when that is below @nr, first reclaims all CPUs' credit.
+ * Context: cs_pcp.lock and si->lock held.
+ * Return: false when the device is leaving service or has fewer than @nr
+ * unallocated slots.
+ */
+bool cs_credit_refill(struct swap_info_struct *si, struct cs_pcp *pcp, unsigned int nr)
+{
+	atomic_t *pool = &pcp->credit[si->type];
+	unsigned int room, add;
+
+	lockdep_assert_held(&si->lock);
+	if (!(si->flags & SWP_WRITEOK))
+		return false;
+	if (atomic_read(pool) >= (int)nr)
+		return true;
+	room = si->pages > si->inuse_pages ? si->pages - si->inuse_pages : 0;
+	if (room < nr) {
+		cs_credit_reclaim(si);
+		room = si->pages > si->inuse_pages ? si->pages - si->inuse_pages : 0;
+		if (room < nr)
+			return false;
+	}
+	add = min_t(unsigned int, room, CS_CREDIT_BATCH);
+	WRITE_ONCE(si->inuse_pages, si->inuse_pages + add);
+	atomic_add(add, pool);
+	cs_count(credit_take);
+	return true;
+}
+
+/**
+ * cs_credit_put_locked() - Give @nr slots of unspent credit back to the pool.
+ * @si: the device, writable.
+ * @pcp: this CPU's state.
+ * @nr: slots.
+ *
+ * Context: si->lock held, SWP_WRITEOK checked under it.
+ */
+void cs_credit_put_locked(struct swap_info_struct *si, struct cs_pcp *pcp, unsigned int nr)
+{
+	lockdep_assert_held(&si->lock);
+	atomic_add(nr, &pcp->credit[si->type]);
+}
+
+/* Back on the avail lists after cs_mark_full(), as swap_range_free() does. */
+static void cs_unmark_full(struct swap_info_struct *si)
+{
+	lockdep_assert_held(&si->lock);
+	si->lowest_bit = 1;
+	WRITE_ONCE(si->highest_bit, si->max - 1);
+	cs_sym_call1(CS_SYM_add_to_avail_list, si);
+}
+
+/*
+ * Return this CPU's pool on @si to inuse_pages, keeping a batch while the
+ * device is in service and not full.
+ */
+static void cs_credit_settle(struct swap_info_struct *si)
+{
+	atomic_t *pool;
+	unsigned int n, keep = 0;
+
+	spin_lock(&si->lock);
+	cs_count(lock_free);
+	pool = raw_cpu_ptr(&cs_pcp.credit[si->type]);
+	n = atomic_xchg(pool, 0);
+	if ((si->flags & SWP_WRITEOK) && si->highest_bit)
+		keep = min_t(unsigned int, n, CS_CREDIT_BATCH);
+	atomic_add(keep, pool);
+	if (n > keep) {
+		WRITE_ONCE(si->inuse_pages, si->inuse_pages - min(n - keep, si->inuse_pages));
+		cs_count(credit_return);
+	}
+	if (!si->highest_bit && (si->flags & SWP_WRITEOK) && si->inuse_pages < si->pages)
+		cs_unmark_full(si);
+	spin_unlock(&si->lock);
+}
+
+/**
+ * cs_credit_put() - Credit this CPU with @nr slots just freed (or not spent).
+ * @si: the device.
+ * @nr: slots.
+ *
+ * Settles with inuse_pages under si->lock when the pool is over
+ * CS_CREDIT_HIGH, when the device is leaving service (so that swapoff can
+ * finish), or when it is marked full (so that it is back in service).
+ * Context: no swap lock held; may run with IRQs off; never sleeps.
+ */
+void cs_credit_put(struct swap_info_struct *si, unsigned int nr)
+{
+	/* A value-returning atomic: a full barrier before the reads below. */
+	int held = atomic_add_return(nr, raw_cpu_ptr(&cs_pcp.credit[si->type]));
+
+	if (held > CS_CREDIT_HIGH || !(READ_ONCE(si->flags) & SWP_WRITEOK) ||
+	    !READ_ONCE(si->highest_bit))
+		cs_credit_settle(si);
+}
+
+static bool cs_vm_swap_full(void)
+{
+	long *total = cs_sym_data(CS_SYM_total_swap_pages);
+
+	/* vm_swap_full(): total_swap_pages is not exported. */
+	return atomic_long_read(&nr_swap_pages) * 2 < READ_ONCE(*total);
+}
+
+/**
+ * cs_mark_full() - Take a device with no unallocated slot out of service.
+ * @si: the device, found without room for one slot after cs_credit_reclaim().
+ *
+ * What swap_range_alloc() does when inuse_pages reaches pages.  A CPU may
+ * have given credit back between the reclaim and the highest_bit write; it
+ * reads highest_bit after its pool write (cs_credit_put()), and this reads
+ * the pools after the highest_bit write, so one of the two puts the device
+ * back.
+ * Context: si->lock held.
+ */
+void cs_mark_full(struct swap_info_struct *si)
+{
+	spinlock_t *avail_lock = cs_swap_avail_lock();
+
+	lockdep_assert_held(&si->lock);
+	if (!si->highest_bit)
+		return;
+	si->lowest_bit = si->max;
+	WRITE_ONCE(si->highest_bit, 0);
+	spin_lock(avail_lock);
+	cs_sym_call1(CS_SYM___del_from_avail_list, si);
+	spin_unlock(avail_lock);
+	cs_count(full);
+
+	/* Write highest_bit, then read the pools: pairs with cs_credit_put(). */
+	smp_mb();
+	if (cs_credit_reclaim(si) && si->inuse_pages < si->pages) {
+		cs_unmark_full(si);
+		return;
+	}
+	/* HAS_CACHE-only slots may be reclaimable: stock's worker does that. */
+	if (cs_vm_swap_full())
+		schedule_work(&si->reclaim_work);
+}

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The final free of swap slots on 6.12, and the free entry points it serves.
+ *
+ * Stock 6.12 parks freed order-0 slots in the per-CPU slot cache (their zswap
+ * copies already invalidated, but the slots still pinned) and frees them in
+ * batches under si->lock; large ranges skip zswap invalidation.  Here every
+ * final free is done at once, under the cluster lock, for one slot or a
+ * large folio's range alike: when the call returns the slot is free and its
+ * zswap copy is gone (design.md section 5).
+ */
+#include <linux/swap.h>
+#include <linux/blkdev.h>
+#include <linux/memcontrol.h>
+#include <linux/string.h>
+
+#include <clusterswap/alloc.h>
+#include <clusterswap/hooks.h>
+#include <clusterswap/symbols.h>
+
+/*
+ * The block driver's slot-free notification (zram drops the slot's data).
+ * The kernel calls it through the same pointer, so it has a live ENDBR:
+ * this is one of the two indirect calls the IBT check allows (cs_kcall_*).
+ */
+static noinline void cs_kcall_slot_free_notify(struct swap_info_struct *si,
+					       unsigned long offset)
+{
+	void (*notify)(struct block_device *bdev, unsigned long offset);
+
+	notify = si->bdev->bd_disk->fops->swap_slot_free_notify;
+	if (notify)
+		notify(si->bdev, offset);
+}
+
+/**
+ * cs_free_slots_locked() - The final free of @nr slots of one cluster.
+ * @si: the device, with cluster_info.
+ * @ci: the cluster, locked by the caller; unlocked on return.
+ * @offset: the first slot; @nr slots from there lie in one cluster.
+ * @nr: slots, 1 or a folio's.
+ *
+ * Each slot's byte must be exactly SWAP_HAS_CACHE: the last reference is
+ * gone and only the freeing caller holds it.  Everything that names the
+ * slots (zswap entry, zram data, zeromap bit, shadow entries, memcg charge)
+ * is dropped before the bytes go to 0, under ci->lock: an allocation needs
+ * that lock, so no new owner of the slots can see a stale copy.  The
+ * cluster then moves list if its count calls for it, and the slots go back
+ * to nr_swap_pages and this CPU's inuse_pages credit.
+ * Context: ci->lock held, no other swap lock; may run under a page-table
+ * lock or with IRQs off; never sleeps.
+ */
+static void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluster_info *ci,
+				 unsigned long offset, unsigned int nr)
+{
+	unsigned char *map = si->swap_map + offset;
+	unsigned int i;
+
+	lockdep_assert_held(&ci->lock);
+	for (i = 0; i < nr; i++) {
+		cs_sym_call1(CS_SYM_zswap_invalidate, swp_entry(si->type, offset + i).val);
+		clear_bit(offset + i, si->zeromap);
+		if (si->flags & SWP_BLKDEV)
+			cs_kcall_slot_free_notify(si, offset + i);
+	}
+	cs_count_n(zswap_invalidate, nr);
+	cs_sym_call3(CS_SYM_clear_shadow_from_swap_cache, si->type, offset, offset + nr - 1);
+	/* mem_cgroup_uncharge_swap(); one folio's range has one memcg. */
+	if (!mem_cgroup_disabled())
+		cs_sym_call2(CS_SYM___mem_cgroup_uncharge_swap,
+			     swp_entry(si->type, offset).val, nr);
+
+	memset(map, 0, nr);
+	ci->count -= nr;
+	/* As swap_range_free(): try_to_unuse() sees the counts after the clean-ups. */
+	smp_wmb();
+	atomic_long_add(nr, &nr_swap_pages);
+	cs_count_n(freed, nr);
+
+	/* Full -> nonfull, frag -> nonfull, empty -> free: as dec_cluster_info_page(). */
+	if (!ci->count || (ci->flags & (CLUSTER_FLAG_FULL | CLUSTER_FLAG_FRAG))) {
+		if (cs_trylock_si_under_ci(si, ci)) {
+			cs_relist(si, ci);
+			spin_unlock(&si->lock);
+			cs_count(lock_free);
+		} else if (ci->flags & CLUSTER_FLAG_FULL || !ci->count) {
+			/* Needed for the cluster to be found again: wait, in order. */
+			cs_relock_si_ci(si, ci);
+			cs_relist(si, ci);
+			spin_unlock(&si->lock);
+			cs_count(lock_free);
+		}
+		/* A frag cluster may stay on frag: the slow path scans frag too. */
+	}
+	spin_unlock(&ci->lock);
+
+	cs_credit_put(si, nr);
+}
+
+/* swap_is_has_cache(): every slot of the range holds only the cache's reference. */
+static bool cs_only_cached(struct swap_info_struct *si, unsigned long offset, unsigned int nr)
+{
+	unsigned char *map = si->swap_map + offset;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (map[i] != SWAP_HAS_CACHE)
+			return false;
+	return true;
+}
+
+void cs_free_slots(struct swap_info_struct *si, unsigned long offset, unsigned int nr)
+{
+	struct swap_cluster_info *ci = cs_cluster_of(si, offset);
+
+	spin_lock(&ci->lock);
+	if (WARN_ONCE(!cs_only_cached(si, offset, nr),
+		      "clusterswap: freeing swap slots %u:%lu+%u not held by the cache alone\n",
+		      si->type, offset, nr)) {
+		/* Leak the range rather than free a slot in use. */
+		spin_unlock(&ci->lock);
+		return;
+	}
+	cs_free_slots_locked(si, ci, offset, nr);
+}
+
+/*
+ * Slots of devices without cluster_info stay with stock code, freed directly
+ * (not parked in the slot cache) after their zswap copy is dropped.
+ */
+static void cs_free_stock(swp_entry_t entry)
+{
+	cs_sym_call1(CS_SYM_zswap_invalidate, entry.val);
+	cs_count(zswap_invalidate);
+	cs_sym_call2(CS_SYM_swapcache_free_entries, &entry, 1);
+}
+
+static void cs_free_entry(swp_entry_t entry)
+{
+	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
+
+	if (WARN_ON_ONCE(!si))
+		return;
+	if (si->cluster_info)
+		cs_free_slots(si, swp_offset(entry), 1);
+	else
+		cs_free_stock(entry);
+}
+
+/**
+ * cs_free_swap_slot() - Replacement for free_swap_slot().
+ * @entry: a slot whose last reference is gone (its byte is SWAP_HAS_CACHE).
+ *
+ * Context: any context free_swap_slot() is called in: under a page-table
+ * lock, after cluster locks are dropped; never sleeps.
+ */
+void cs_free_swap_slot(swp_entry_t entry)
+{
+	cs_hook_enter(CS_SYM_free_swap_slot);
+	cs_free_entry(entry);
+	cs_hook_exit();
+}
+
+/**
+ * cs_swapcache_free_entries() - Replacement for swapcache_free_entries().
+ * @entries: slots whose bytes are SWAP_HAS_CACHE.
+ * @n: how many.
+ *
+ * Reached while the module serves only from the slot cache's drain (the
+ * switch-on, swapoff, CPU offline), which may run with IRQs off.
+ */
+void cs_swapcache_free_entries(swp_entry_t *entries, int n)
+{
+	int i;
+
+	cs_hook_enter(CS_SYM_swapcache_free_entries);
+	for (i = 0; i < n; i++)
+		cs_free_entry(entries[i]);
+	cs_hook_exit();
+}
+
+/**
+ * cs_put_swap_folio() - Replacement for put_swap_folio().
+ * @folio: a folio leaving the swap cache.
+ * @entry: its first swap entry.
+ *
+ * A large folio whose slots are referenced by the cache alone is freed as
+ * one range here (stock takes si->lock for it and skips zswap).  Anything
+ * else goes to stock put_swap_folio(), which drops the cache reference under
+ * ci->lock and sends each slot that reaches 0 to free_swap_slot(), that is to
+ * cs_free_swap_slot().
+ * Context: under a page-table lock or the folio lock; never sleeps.
+ */
+void cs_put_swap_folio(struct folio *folio, swp_entry_t entry)
+{
+	unsigned int nr = folio_nr_pages(folio);
+	unsigned long offset = swp_offset(entry);
+	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
+	struct swap_cluster_info *ci;
+
+	cs_hook_enter(CS_SYM_put_swap_folio);
+	if (nr > 1 && si && si->cluster_info && offset < si->max) {
+		ci = cs_cluster_of(si, offset);
+		spin_lock(&ci->lock);
+		if (cs_only_cached(si, offset, nr)) {
+			cs_free_slots_locked(si, ci, offset, nr);	/* unlocks */
+			goto out;
+		}
+		spin_unlock(&ci->lock);
+	}
+	cs_sym_call2(CS_SYM_put_swap_folio, folio, entry.val);
+out:
+	cs_hook_exit();
+}
+
+/**
+ * cs_free_swap_and_cache_nr() - Replacement for free_swap_and_cache_nr().
+ * @entry: first entry of a range of swap PTEs being zapped.
+ * @nr: entries.
+ *
+ * Stock frees a range whose slots all hold one reference in one batch under
+ * si->lock.  Entry by entry, stock's ci->lock path drops each reference and
+ * sends each slot that reaches 0 to free_swap_slot() (cs_free_swap_slot()),
+ * then reclaims cache-only slots as the batch would: same result, no
+ * si->lock.
+ * Context: under a page-table lock; never sleeps.
+ */
+void cs_free_swap_and_cache_nr(swp_entry_t entry, int nr)
+{
+	int i;
+
+	cs_hook_enter(CS_SYM_free_swap_and_cache_nr);
+	for (i = 0; i < nr; i++)
+		cs_sym_call2(CS_SYM_free_swap_and_cache_nr,
+			     swp_entry(swp_type(entry), swp_offset(entry) + i).val, 1);
+	cs_hook_exit();
+}

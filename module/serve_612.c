@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * When the 6.12 allocator serves, and what it hands back: the switch (on:
+ * drain the slot cache; off: return per-CPU state), swapoff (fence the
+ * device, return its credit), and device references.
+ */
+#include <linux/swap.h>
+#include <linux/percpu-refcount.h>
+#include <linux/workqueue.h>
+
+#include <clusterswap/alloc.h>
+#include <clusterswap/hooks.h>
+#include <clusterswap/symbols.h>
+
+/**
+ * cs_get_device() - Pin a device against swapoff, as get_swap_device() does.
+ * @si: the device.
+ *
+ * While pinned, swapoff cannot free swap_map or cluster_info (it waits for
+ * the reference after try_to_unuse()).
+ * Context: any; never sleeps.
+ * Return: false if the device is not in service.
+ */
+bool cs_get_device(struct swap_info_struct *si)
+{
+	if (!percpu_ref_tryget_live(&si->users))
+		return false;
+	/* Pairs with the smp_wmb() in enable_swap_info(), as get_swap_device(). */
+	smp_rmb();
+	return true;
+}
+
+/*
+ * percpu_ref_put() may call the ref's release function through its pointer
+ * (swap_users_ref_free, which the kernel calls the same way and which keeps
+ * its ENDBR): one of the two indirect calls the IBT check allows.
+ */
+noinline void cs_kcall_put_device(struct swap_info_struct *si)
+{
+	percpu_ref_put(&si->users);
+}
+
+/*
+ * Hand back everything CPUs hold on @si: filled clusters to the full list,
+ * cluster cursors, credit.  Context: si->lock held; no module allocation in
+ * flight on @si (the switch is off, or the device is fenced).
+ */
+static void cs_release_device(struct swap_info_struct *si)
+{
+	unsigned long v, pos;
+	unsigned int type;
+	int cpu, o;
+
+	lockdep_assert_held(&si->lock);
+	for_each_possible_cpu(cpu) {
+		struct cs_pcp *pcp = per_cpu_ptr(&cs_pcp, cpu);
+
+		for (o = 0; o < SWAP_NR_ORDERS; o++) {
+			cs_settle_filled(si, &pcp->filled[o]);
+			v = READ_ONCE(pcp->next[o]);
+			if (cs_unpack(v, &type, &pos) && type == si->type)
+				cmpxchg(&pcp->next[o], v, 0);
+		}
+	}
+	if (cs_swap_device_attached(si)) {
+		cs_credit_reclaim(si);
+	} else {
+		/* Detached: inuse_pages is gone with it; drop stale credit. */
+		for_each_possible_cpu(cpu)
+			atomic_set(&per_cpu(cs_pcp, cpu).credit[si->type], 0);
+	}
+}
+
+/*
+ * Wait out every allocation that saw the device writable: each takes a
+ * cluster lock and checks SWP_WRITEOK under it (cs_cluster_take()).
+ */
+static void cs_fence_device(struct swap_info_struct *si)
+{
+	unsigned long idx, nr = DIV_ROUND_UP(si->max, CS_SWAPFILE_CLUSTER);
+
+	lockdep_assert_held(&si->lock);
+	for (idx = 0; idx < nr; idx++) {
+		spin_lock(&si->cluster_info[idx].lock);
+		spin_unlock(&si->cluster_info[idx].lock);
+	}
+}
+
+/*
+ * Swapoff has started (SWP_WRITEOK is clear) or finished on some device: for
+ * each such device, fence it and hand everything back, so that
+ * try_to_unuse() can see inuse_pages reach 0.  Runs from a work item because
+ * the observer that notices runs inside an ftrace callback.
+ */
+static void cs_swapoff_sync(struct work_struct *work)
+{
+	struct swap_info_struct *si;
+	unsigned int type;
+
+	for (type = 0; type < MAX_SWAPFILES; type++) {
+		si = cs_swap_device(type);
+		if (!si)
+			continue;
+		spin_lock(&si->lock);
+		if (!(si->flags & SWP_WRITEOK)) {
+			if (cs_swap_device_attached(si) && si->cluster_info)
+				cs_fence_device(si);
+			cs_release_device(si);
+		}
+		spin_unlock(&si->lock);
+	}
+}
+
+static DECLARE_WORK(cs_swapoff_work, cs_swapoff_sync);
+
+/**
+ * cs_line_devices_changed() - A swapon or swapoff step happened.
+ *
+ * Context: ftrace callback; never sleeps.
+ */
+void cs_line_devices_changed(void)
+{
+	schedule_work(&cs_swapoff_work);
+}
+
+/**
+ * cs_line_serve_start() - The switch went on: take over from the slot cache.
+ *
+ * cs_enabled is set, so new calls of the free entry points come here.  After
+ * one RCU-tasks grace period no stock free_swap_slot() is running (it never
+ * sleeps); then the kernel's own drain returns every slot the cache holds,
+ * through swapcache_free_entries(), which is ours now.  The cache is not
+ * refilled while the module serves: folio_alloc_swap() is ours too.
+ * Context: process context, may sleep; the switch lock held.
+ */
+void cs_line_serve_start(void)
+{
+	synchronize_rcu_tasks();
+	cs_sym_call1(CS_SYM_disable_swap_slots_cache_lock, 0);
+	cs_sym_call1(CS_SYM_reenable_swap_slots_cache_unlock, 0);
+}
+
+/**
+ * cs_line_serve_stop() - The switch went off: hand back per-CPU state.
+ *
+ * No replacement is running any more (the caller waited); stock code finds
+ * every cluster on the list its count calls for and inuse_pages exact.
+ * Context: process context, may sleep; the switch lock held.
+ */
+void cs_line_serve_stop(void)
+{
+	struct swap_info_struct *si;
+	unsigned int type;
+
+	for (type = 0; type < MAX_SWAPFILES; type++) {
+		si = cs_swap_device(type);
+		if (!si)
+			continue;
+		spin_lock(&si->lock);
+		cs_release_device(si);
+		spin_unlock(&si->lock);
+	}
+}
+
+/**
+ * cs_line_exit() - Module unload, after the hooks are gone.
+ *
+ * Context: process context, may sleep.
+ */
+void cs_line_exit(void)
+{
+	flush_work(&cs_swapoff_work);
+	cs_line_serve_stop();
+}

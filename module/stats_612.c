@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What debugfs shows of the 6.12 allocator: "stats" counters and "percpu"
+ * state, and the credit the consistency check adds to the truth.
+ */
+#include <linux/seq_file.h>
+#include <linux/swap.h>
+
+#include <clusterswap/alloc.h>
+#include <clusterswap/hooks.h>
+#include <clusterswap/control.h>
+
+#define cs_sum(field) ({					\
+	unsigned long __sum = 0;				\
+	int __cpu;						\
+	for_each_possible_cpu(__cpu)				\
+		__sum += per_cpu(cs_stats, __cpu).field;	\
+	__sum;							\
+})
+
+/* Per 1000 allocations, with one decimal: "1.9". */
+static void cs_show_per_mille(struct seq_file *m, const char *name,
+			      unsigned long n, unsigned long allocs)
+{
+	unsigned long tenths = allocs ? n * 10000 / allocs : 0;
+
+	seq_printf(m, "%s %lu.%lu\n", name, tenths / 10, tenths % 10);
+}
+
+/**
+ * cs_line_show_stats() - The allocator's counters, summed over CPUs.
+ * @m: output.
+ */
+void cs_line_show_stats(struct seq_file *m)
+{
+	unsigned long allocs = 0, order0 = cs_sum(alloc[0]);
+	int o;
+
+	for (o = 0; o < SWAP_NR_ORDERS; o++) {
+		unsigned long n = cs_sum(alloc[o]), fail = cs_sum(large_fail[o]);
+
+		allocs += n;
+		if (n || fail)
+			seq_printf(m, "alloc.order%d %lu\n", o, n);
+		if (fail)
+			seq_printf(m, "large_fallback.order%d %lu\n", o, fail);
+	}
+	seq_printf(m, "alloc.total %lu\n", allocs);
+	seq_printf(m, "alloc.fast %lu\n", cs_sum(fast));
+	seq_printf(m, "alloc.slow %lu\n", cs_sum(slow));
+	seq_printf(m, "alloc.stock_fallback %lu\n", cs_sum(stock_fallback));
+	seq_printf(m, "freed %lu\n", cs_sum(freed));
+	seq_printf(m, "zswap_invalidate %lu\n", cs_sum(zswap_invalidate));
+	seq_printf(m, "list_moves %lu\n", cs_sum(list_moves));
+	seq_printf(m, "si_lock.alloc %lu\n", cs_sum(lock_alloc));
+	seq_printf(m, "si_lock.free %lu\n", cs_sum(lock_free));
+	seq_printf(m, "si_lock.trylock_fail %lu\n", cs_sum(trylock_fail));
+	cs_show_per_mille(m, "si_lock.alloc_per_1000_order0", cs_sum(lock_alloc), order0);
+	cs_show_per_mille(m, "si_lock.all_per_1000_order0",
+			  cs_sum(lock_alloc) + cs_sum(lock_free), order0);
+	seq_printf(m, "credit.take %lu\n", cs_sum(credit_take));
+	seq_printf(m, "credit.return %lu\n", cs_sum(credit_return));
+	seq_printf(m, "device_full %lu\n", cs_sum(full));
+}
+
+/**
+ * cs_line_show_percpu() - Each CPU's clusters, filled clusters and credit.
+ * @m: output.
+ *
+ * One line per CPU: "cpu N", then "o<order>=<type>:<cluster>+<slot>" for
+ * each order it allocates from, "filled.o<order>=<type>:<cluster>" for a
+ * cluster awaiting the full list, "credit.<type>=<slots>", and its
+ * fast-path and slow-path counts.  A racy snapshot: each CPU changes its own
+ * state without a lock others can take.
+ */
+void cs_line_show_percpu(struct seq_file *m)
+{
+	unsigned long pos;
+	unsigned int type;
+	int cpu, o, t;
+
+	for_each_possible_cpu(cpu) {
+		struct cs_pcp *pcp = per_cpu_ptr(&cs_pcp, cpu);
+
+		seq_printf(m, "cpu %d", cpu);
+		for (o = 0; o < SWAP_NR_ORDERS; o++)
+			if (cs_unpack(READ_ONCE(pcp->next[o]), &type, &pos))
+				seq_printf(m, " o%d=%u:%lu+%lu", o, type,
+					   pos / CS_SWAPFILE_CLUSTER,
+					   pos % CS_SWAPFILE_CLUSTER);
+		for (o = 0; o < SWAP_NR_ORDERS; o++)
+			if (cs_unpack(READ_ONCE(pcp->filled[o]), &type, &pos))
+				seq_printf(m, " filled.o%d=%u:%lu", o, type, pos);
+		for (t = 0; t < MAX_SWAPFILES; t++)
+			if (atomic_read(&pcp->credit[t]))
+				seq_printf(m, " credit.%d=%d", t, atomic_read(&pcp->credit[t]));
+		seq_printf(m, " fast %lu slow %lu\n", per_cpu(cs_stats, cpu).fast,
+			   per_cpu(cs_stats, cpu).slow);
+	}
+}
+
+/**
+ * cs_line_credit() - inuse_pages credit all CPUs hold on swap type @type.
+ * @type: swap type.
+ *
+ * Context: si->lock held, for a count that agrees with inuse_pages.
+ */
+long cs_line_credit(unsigned int type)
+{
+	long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += atomic_read(&per_cpu(cs_pcp, cpu).credit[type]);
+	return sum;
+}
+
+/**
+ * cs_line_cluster_filled() - Whether a CPU holds cluster @idx as filled.
+ * @si: the device.
+ * @idx: cluster index.
+ */
+bool cs_line_cluster_filled(struct swap_info_struct *si, unsigned long idx)
+{
+	return cs_filled_by_a_cpu(si, idx);
+}
