@@ -6,6 +6,7 @@
 #   make check                 the whole test suite (installs what it needs,
 #                              boots the stock Debian kernels in QEMU)
 #   make check-host            only the host-side part: build per kernel, static checks
+#   make check-debug           the in-VM suite on a debug (lockdep, KASAN) 6.12 kernel
 #   make deb                   build/clusterswap-dkms_<version>_all.deb (dh-dkms)
 #   make bench                 stock vs clusterswap on the same VM
 #   make demo                  see it working
@@ -29,6 +30,9 @@ check:
 check-host:
 	tests/check.sh host
 
+check-debug:
+	tests/check-debug.sh
+
 deb:
 	tests/deb.sh
 
@@ -38,4 +42,4 @@ bench:
 demo:
 	tests/demo.sh
 
-.PHONY: all modules clean check check-host deb bench demo
+.PHONY: all modules clean check check-host check-debug deb bench demo

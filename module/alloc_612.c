@@ -76,8 +76,12 @@ static unsigned long cs_alloc_fast(struct cs_pcp *pcp, int order, enum cs_fast *
 	ci = cs_cluster_of(si, offset);
 	spin_lock(&ci->lock);
 	/* Only a cluster of this order on nonfull or frag: free ones need si->lock. */
-	if ((ci->flags & (CLUSTER_FLAG_NONFULL | CLUSTER_FLAG_FRAG)) && ci->order == order)
+	if ((ci->flags & (CLUSTER_FLAG_NONFULL | CLUSTER_FLAG_FRAG)) && ci->order == order) {
 		found = cs_cluster_take(si, ci, offset, order);
+		/* Slots behind the cursor may have been freed since: wrap once. */
+		if (!found)
+			found = cs_cluster_take(si, ci, 0, order);
+	}
 	if (!found) {
 		pcp->next[order] = 0;
 	} else if (ci->count == CS_SWAPFILE_CLUSTER) {
@@ -88,7 +92,8 @@ static unsigned long cs_alloc_fast(struct cs_pcp *pcp, int order, enum cs_fast *
 	} else if ((found + nr) % CS_SWAPFILE_CLUSTER) {
 		pcp->next[order] = cs_pack(type, found + nr);
 	} else {
-		pcp->next[order] = 0;
+		/* At the end: the next allocation wraps to the cluster's start. */
+		pcp->next[order] = cs_pack(type, found + nr - CS_SWAPFILE_CLUSTER);
 	}
 	spin_unlock(&ci->lock);
 
@@ -172,14 +177,54 @@ static unsigned long cs_take_locked(struct cs_pcp *pcp, struct swap_info_struct 
 	/* Full now (or found full: a filled cluster someone left): to full. */
 	if (ci->count == CS_SWAPFILE_CLUSTER)
 		cs_relist(si, ci);
-	else if (found && cache && (found + nr) % CS_SWAPFILE_CLUSTER)
-		pcp->next[order] = cs_pack(si->type, found + nr);
+	else if (found && cache)
+		pcp->next[order] = cs_pack(si->type, (found + nr) % CS_SWAPFILE_CLUSTER ?
+					   found + nr : start);
 	spin_unlock(&ci->lock);
 	return found;
 }
 
 #define cs_first_cluster(head) \
 	list_first_entry_or_null(head, struct swap_cluster_info, list)
+
+/*
+ * The device has no room on its nonfull, free and frag lists: put back on
+ * nonfull the full clusters that have had slots freed since (CS_RELIST_FREE).
+ * Context: si->lock held.
+ */
+static void cs_sweep_full(struct swap_info_struct *si)
+{
+	struct swap_cluster_info *ci, *tmp;
+
+	lockdep_assert_held(&si->lock);
+	list_for_each_entry_safe(ci, tmp, &si->full_clusters, list) {
+		spin_lock(&ci->lock);
+		if (ci->count < CS_SWAPFILE_CLUSTER)
+			cs_relist(si, ci);
+		spin_unlock(&ci->lock);
+	}
+}
+
+/* Each nonfull cluster tried goes to frag, so this ends.  Context: as below. */
+static unsigned long cs_try_nonfull(struct cs_pcp *pcp, struct swap_info_struct *si,
+				    int order)
+{
+	struct swap_cluster_info *ci;
+	unsigned long found;
+
+	while ((ci = cs_first_cluster(&si->nonfull_clusters[order]))) {
+		spin_lock(&ci->lock);
+		list_move_tail(&ci->list, &si->frag_clusters[order]);
+		ci->flags = CLUSTER_FLAG_FRAG;
+		si->frag_cluster_nr[order]++;
+		cs_count(list_moves);
+		spin_unlock(&ci->lock);
+		found = cs_take_locked(pcp, si, ci, order, true);
+		if (found)
+			return found;
+	}
+	return 0;
+}
 
 /*
  * cluster_alloc_swap_entry() without the per-CPU hint, the reclaim of
@@ -207,18 +252,9 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
 		if (found)
 			return found;
 	}
-	/* Each nonfull cluster tried goes to frag, so this ends. */
-	while ((ci = cs_first_cluster(&si->nonfull_clusters[order]))) {
-		spin_lock(&ci->lock);
-		list_move_tail(&ci->list, &si->frag_clusters[order]);
-		ci->flags = CLUSTER_FLAG_FRAG;
-		si->frag_cluster_nr[order]++;
-		cs_count(list_moves);
-		spin_unlock(&ci->lock);
-		found = cs_take_locked(pcp, si, ci, order, true);
-		if (found)
-			return found;
-	}
+	found = cs_try_nonfull(pcp, si, order);
+	if (found)
+		return found;
 	ci = cs_first_cluster(&si->free_clusters);
 	if (ci) {
 		found = cs_take_locked(pcp, si, ci, order, true);
@@ -235,6 +271,10 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
 	}
 	if (order)
 		return 0;
+	cs_sweep_full(si);
+	found = cs_try_nonfull(pcp, si, 0);
+	if (found)
+		return found;
 	/* Order 0 borrows one slot from a higher order's partly used cluster. */
 	for (o = 1; o < SWAP_NR_ORDERS; o++) {
 		list_for_each_entry_safe(ci, tmp, &si->frag_clusters[o], list) {
@@ -347,6 +387,28 @@ static unsigned long cs_alloc_slow_settled(struct cs_pcp *pcp, int order, bool *
 	return val;
 }
 
+/*
+ * swap_range_alloc() takes a device out of service at the allocation that
+ * fills it.  Here a device is full when inuse_pages reaches pages with no CPU
+ * holding credit; the allocating CPU checks that, under si->lock, only when
+ * it has just spent its own last credit on a device reserved to the last
+ * page.  Context: no swap lock held.
+ */
+static void cs_full_after_alloc(swp_entry_t entry)
+{
+	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
+
+	if (READ_ONCE(si->inuse_pages) < si->pages ||
+	    atomic_read(raw_cpu_ptr(&cs_pcp.credit[si->type])))
+		return;
+	spin_lock(&si->lock);
+	cs_count(lock_alloc);
+	if ((si->flags & SWP_WRITEOK) && si->inuse_pages == si->pages &&
+	    !cs_line_credit(si->type))
+		cs_mark_full(si);
+	spin_unlock(&si->lock);
+}
+
 /* Stock's allocation, without the slot cache (the module leaves it empty). */
 static unsigned long cs_alloc_stock(int order)
 {
@@ -395,6 +457,7 @@ swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 
 	if (entry.val) {
 		cs_count_n(alloc[order], 1);
+		cs_full_after_alloc(entry);
 	} else {
 		atomic_long_add(nr, &nr_swap_pages);
 		if (stock)

@@ -77,8 +77,12 @@ static void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluste
 	atomic_long_add(nr, &nr_swap_pages);
 	cs_count_n(freed, nr);
 
-	/* Full -> nonfull, frag -> nonfull, empty -> free: as dec_cluster_info_page(). */
-	if (!ci->count || (ci->flags & (CLUSTER_FLAG_FULL | CLUSTER_FLAG_FRAG))) {
+	/*
+	 * Empty -> free; full or frag with CS_RELIST_FREE slots free -> nonfull
+	 * (dec_cluster_info_page() moves at the first free; see alloc.h).
+	 */
+	if (!ci->count || ((ci->flags & (CLUSTER_FLAG_FULL | CLUSTER_FLAG_FRAG)) &&
+			   CS_SWAPFILE_CLUSTER - ci->count >= CS_RELIST_FREE)) {
 		if (cs_trylock_si_under_ci(si, ci)) {
 			cs_relist(si, ci);
 			spin_unlock(&si->lock);

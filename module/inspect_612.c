@@ -5,7 +5,8 @@
  * invariants:
  *  - every cluster is on exactly one list, with that list's flag: free (FREE,
  *    count 0), nonfull[o] and frag[o] (NONFULL / FRAG, order o,
- *    0 < count < cluster size), full (FULL, count = cluster size), discard
+ *    0 < count < cluster size), full (FULL, fewer than CS_RELIST_FREE slots
+ *    free: alloc.h), discard
  *    (no flag; count 0 and every byte SWAP_MAP_BAD until the discard is
  *    done).  A cluster without a flag may be off every list while the
  *    discard worker holds it.  A cluster a CPU filled on the fast path may
@@ -15,6 +16,7 @@
 #include <linux/swap.h>
 
 #include <clusterswap/inspect.h>
+#include <clusterswap/alloc.h>
 
 struct cs_cluster_list {
 	const char *name;
@@ -196,7 +198,8 @@ static unsigned long cs_check_cluster(struct cs_check *c, unsigned long idx, boo
 		cs_problem(c, "cluster %lu has count %u, its bytes say %lu", idx, count, b.used);
 	/* A cluster a CPU filled may wait on nonfull or frag for the full list. */
 	if ((flags == CLUSTER_FLAG_FREE && count) ||
-	    (flags == CLUSTER_FLAG_FULL && count != CS_SWAPFILE_CLUSTER) ||
+	    (flags == CLUSTER_FLAG_FULL &&
+	     (count > CS_SWAPFILE_CLUSTER || CS_SWAPFILE_CLUSTER - count >= CS_RELIST_FREE)) ||
 	    ((flags == CLUSTER_FLAG_NONFULL || flags == CLUSTER_FLAG_FRAG) &&
 	     (!count || count > CS_SWAPFILE_CLUSTER ||
 	      (count == CS_SWAPFILE_CLUSTER && !cs_line_cluster_filled(c->si, idx)))))

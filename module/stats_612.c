@@ -40,9 +40,8 @@ void cs_line_show_stats(struct seq_file *m)
 		unsigned long n = cs_sum(alloc[o]), fail = cs_sum(large_fail[o]);
 
 		allocs += n;
-		if (n || fail)
-			seq_printf(m, "alloc.order%d %lu\n", o, n);
-		if (fail)
+		seq_printf(m, "alloc.order%d %lu\n", o, n);
+		if (o)
 			seq_printf(m, "large_fallback.order%d %lu\n", o, fail);
 	}
 	seq_printf(m, "alloc.total %lu\n", allocs);

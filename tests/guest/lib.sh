@@ -95,6 +95,15 @@ in_memcg() {
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG/$_cg" "$@"
 }
 
+# in_memcg_bg NAME CMD...: start CMD in memory cgroup NAME in the background;
+# $bg_pid is CMD's own pid (so that it can be signalled).
+in_memcg_bg() {
+	_cg=$1
+	shift
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG/$_cg" "$@" &
+	bg_pid=$!
+}
+
 memcg_clear() {
 	for d in "$CG"/*/; do
 		[ -f "$d/memory.max" ] && rmdir "$d" 2>/dev/null
@@ -121,4 +130,54 @@ wait_for() {
 		_i=$((_i + 1))
 	done
 	fail "$1 is not ${2:-present} after 5 s"
+}
+
+# cs_line: the kernel line the module recognised, "6.12" or "6.1".
+cs_line() {
+	sed -n 's/.*(\([0-9.]*\) line).*/\1/p' "$CS/kernel"
+}
+
+# cs_stats_note KEY...: print those debugfs stats on one line.
+cs_stats_note() {
+	_line=
+	for _k in "$@"; do
+		_line="$_line $_k=$(cs_stat "$_k")"
+	done
+	note "stats:$_line"
+}
+
+# swap_used DEV / swap_size DEV: /proc/swaps columns, in KiB.
+swap_used() {
+	awk -v d="$1" '$1 == d {print $4}' /proc/swaps
+}
+
+# running PID: PID is alive (a child that exited but was not yet waited for
+# is a zombie, which "kill -0" still finds).
+running() {
+	[ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status"
+}
+
+# swap_peaks PID DEV...: the most KiB each DEV had in use while PID ran
+# (sampled each second: process starts are dear under emulation).
+swap_peaks() {
+	_pid=$1
+	shift
+	: >/tmp/swaps.samples
+	while running "$_pid"; do
+		cat /proc/swaps >>/tmp/swaps.samples
+		sleep 1
+	done
+	for _d in "$@"; do
+		awk -v d="$_d" '$1 == d && $4 > m {m = $4} END {printf "%d ", m}' /tmp/swaps.samples
+	done
+	echo
+}
+
+swap_size() {
+	awk -v d="$1" '$1 == d {print $3}' /proc/swaps
+}
+
+# thp_stat SIZE KEY: a per-size mTHP counter, e.g. thp_stat 64kB swpout.
+thp_stat() {
+	cat "/sys/kernel/mm/transparent_hugepage/hugepages-$1/stats/$2" 2>/dev/null || echo 0
 }

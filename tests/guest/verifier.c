@@ -3,7 +3,7 @@
  * verifier: push anonymous memory through swap and prove every byte comes
  * back.
  *
- *   verifier [-t THREADS] [-m MIB] [-p PASSES] [-d SECONDS] [-s SEED] [-H]
+ *   verifier [-t THREADS] [-m MIB] [-p PASSES] [-d SECONDS] [-s SEED] [-H] [-c]
  *
  * Each thread maps MIB/THREADS MiB of private anonymous memory and writes a
  * pattern into it: word i of the page at address A in pass P holds
@@ -11,17 +11,21 @@
  * an earlier pass, or zeroed, is told apart from the right one.  Every later
  * pass first verifies the whole region against the previous pass, then
  * rewrites it with the next.  The last pass is verified too.  With -d the
- * threads keep making passes (at least PASSES) until SECONDS have gone by.
+ * threads keep making passes (at least PASSES) until SECONDS have gone by,
+ * or until SIGUSR1 asks them to finish (each verifies its region once more).
  * Run it in a memory cgroup smaller than MIB and every pass goes through swap.
  *
  * Prints the pages checked and the number of bad pages; on a mismatch also
  * the first bad page: thread, address, word, expected and found value.
  * Exit status: 0 all pages verified, 1 mismatches, 2 usage or setup error.
  * -H allows transparent huge pages on the region (default: MADV_NOHUGEPAGE).
+ * -c makes pages compressible (zswap rejects pages that do not compress):
+ * only the first 16 words vary, the rest repeat the page's base value.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,10 +43,18 @@ static uint64_t seed = 1;
 static unsigned int min_passes = 3;
 static double duration;
 static int allow_thp;
+static int compressible;
 
 static atomic_ulong pages_checked;
 static atomic_ulong bad_pages;
 static atomic_int first_reported;
+static volatile sig_atomic_t stop;
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
 
 struct worker {
 	pthread_t tid;
@@ -71,12 +83,18 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Word i of a page whose pattern starts at base. */
+static uint64_t expect(uint64_t base, size_t i)
+{
+	return compressible && i >= 16 ? base : base + i * K;
+}
+
 static void fill(uint64_t *page, uint64_t pass)
 {
 	uint64_t base = mix((uint64_t)(uintptr_t)page, pass);
 
 	for (size_t i = 0; i < WORDS; i++)
-		page[i] = base + i * K;
+		page[i] = expect(base, i);
 }
 
 static void check(const struct worker *w, const uint64_t *page, uint64_t pass)
@@ -84,13 +102,13 @@ static void check(const struct worker *w, const uint64_t *page, uint64_t pass)
 	uint64_t base = mix((uint64_t)(uintptr_t)page, pass);
 
 	for (size_t i = 0; i < WORDS; i++) {
-		if (page[i] == base + i * K)
+		if (page[i] == expect(base, i))
 			continue;
 		atomic_fetch_add(&bad_pages, 1);
 		if (atomic_exchange(&first_reported, 1) == 0)
 			printf("verifier: first bad page: thread %d addr %p pass %" PRIu64
 			       " word %zu expected %#" PRIx64 " found %#" PRIx64 "\n",
-			       w->id, (const void *)page, pass, i, (uint64_t)(base + i * K), page[i]);
+			       w->id, (const void *)page, pass, i, expect(base, i), page[i]);
 		return;
 	}
 }
@@ -113,7 +131,7 @@ static void *work(void *arg)
 
 	for (size_t p = 0; p < npages; p++)
 		fill((uint64_t *)(mem + p * PAGE), 0);
-	for (pass = 1; pass < min_passes || now() < end; pass++) {
+	for (pass = 1; pass < min_passes || (now() < end && !stop); pass++) {
 		for (size_t p = 0; p < npages; p++) {
 			uint64_t *page = (uint64_t *)(mem + p * PAGE);
 
@@ -138,7 +156,8 @@ int main(int argc, char **argv)
 	double t0;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:m:p:d:s:H")) != -1) {
+	signal(SIGUSR1, on_usr1);
+	while ((opt = getopt(argc, argv, "t:m:p:d:s:Hc")) != -1) {
 		switch (opt) {
 		case 't': threads = strtoul(optarg, NULL, 0); break;
 		case 'm': mib = strtoul(optarg, NULL, 0); break;
@@ -146,8 +165,9 @@ int main(int argc, char **argv)
 		case 'd': duration = strtod(optarg, NULL); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'H': allow_thp = 1; break;
+		case 'c': compressible = 1; break;
 		default:
-			fprintf(stderr, "usage: verifier [-t threads] [-m MiB] [-p passes] [-d seconds] [-s seed] [-H]\n");
+			fprintf(stderr, "usage: verifier [-t threads] [-m MiB] [-p passes] [-d seconds] [-s seed] [-H] [-c]\n");
 			return 2;
 		}
 	}

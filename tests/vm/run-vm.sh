@@ -7,7 +7,9 @@
 # /job in the guest, and the guest leaves its results in JOBDIR/out:
 # console.log (run.sh's output), rc, dmesg.txt.  The serial console goes to
 # JOBDIR/serial.log.  Environment: VM_SMP (default 2), VM_MEM (default 2G),
-# VM_APPEND (extra kernel command line).
+# VM_APPEND (extra kernel command line), VM_QEMU_EXTRA (extra QEMU options),
+# VM_KERNEL and VM_INITRD (another kernel than the root's, e.g. the debug
+# build: its drivers are built in, so the stock initramfs serves it).
 #
 # TCG, multi-threaded: this machine's KVM (PVM) cannot boot a stock kernel
 # (see ../shared/docs/vm-harness.md).  Exit status: 0 when the guest ran
@@ -17,7 +19,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 suite=${1:?usage}; kver=${2:?usage}; job=${3:?usage}; limit=${4:?usage}
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 root=$cache/roots/$suite
-initrd=$("$here/initramfs.sh" "$suite" "$kver")
+initrd=${VM_INITRD:-$("$here/initramfs.sh" "$suite" "$kver")}
 cp "$here/pid1.sh" "$job/pid1.sh"
 rm -rf "$job/out"
 mkdir -p "$job/out"
@@ -28,7 +30,7 @@ rc=0
 timeout --kill-after=10 "$limit" qemu-system-x86_64 \
 	-machine q35 -accel "tcg,thread=${VM_TCG_THREAD:-multi}" -cpu max -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
 	-nodefaults -display none -serial "file:$job/serial.log" -monitor none -no-reboot \
-	-kernel "$root/boot/vmlinuz-$kver" -initrd "$initrd" -append "$cmdline" \
+	-kernel "${VM_KERNEL:-$root/boot/vmlinuz-$kver}" -initrd "$initrd" -append "$cmdline" \
 	-virtfs "local,path=$root,mount_tag=root,security_model=passthrough,readonly=on,id=root" \
 	-virtfs "local,path=$job,mount_tag=job,security_model=none,id=job" \
 	${VM_QEMU_EXTRA:-} || rc=$?

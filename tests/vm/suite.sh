@@ -3,6 +3,10 @@
 #
 #   suite.sh SUITE TEST...
 #
+# SUITE_KVER names another kernel release to build for and boot (with
+# VM_KERNEL, VM_INITRD: see run-vm.sh); SUITE_DEBUG=1 says it is a debug
+# build, which runs the tests marked DEBUG_<test>=only too.
+#
 # Builds the module and the test programs in the build root, boots the stock
 # kernel in QEMU, runs the tests (tests/guest/t_*.sh) and prints one line per
 # test: "PASS <line>/<test>" or "FAIL <line>/<test>: reason".  A failing test's
@@ -14,7 +18,7 @@ suite=${1:?usage: suite.sh SUITE TEST...}
 shift
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 root=$cache/roots/$suite
-kver=$(ls "$root/lib/modules" | sort -V | tail -n 1)
+kver=${SUITE_KVER:-$(ls "$root/lib/modules" | sort -V | tail -n 1)}
 line=$(echo "$kver" | cut -d. -f1,2)
 job=$cache/jobs/$suite
 
@@ -56,18 +60,34 @@ tcg_mode() {
 	sed -n "s/^TCG_$1=//p" "$top/tests/guest/t_$1.sh"
 }
 
+# A test's own boot may ask for more CPUs (SMP_<test>=N) and a virtio disk
+# of N MiB (DISK_<test>=N, /dev/vda in the guest).
+directive() {
+	sed -n "s/^$1_$2=//p" "$top/tests/guest/t_$2.sh" | tr -d '"'
+}
+
 # run_group MODE TEST...: one boot running TEST... Appends to $all_results.
 run_group() {
-	local mode=$1 limit=60 t t_limit
+	local mode=$1 limit=60 t t_limit smp=2 disk= extra=
 	shift
+	if [ $# = 1 ]; then
+		smp=$(directive SMP "$1")
+		disk=$(directive DISK "$1")
+	fi
+	if [ -n "$disk" ]; then
+		rm -f "$job/disk.img"
+		truncate -s "${disk}M" "$job/disk.img"
+		extra="-drive file=$job/disk.img,if=virtio,format=raw"
+	fi
 	for t in "$@"; do
 		t_limit=$(sed -n "s/^TIMEOUT_$t=//p" "$top/tests/guest/t_$t.sh")
 		limit=$((limit + ${t_limit:-120} + 20))
 	done
 	echo "$@" >"$job/tests"
-	echo "suite: booting $kver ($mode-threaded TCG) with: $*"
+	echo "suite: booting $kver ($mode-threaded TCG, ${smp:-2} CPUs${disk:+, ${disk} MiB disk}) with: $*"
 	local start=$(date +%s)
-	if ! VM_TCG_THREAD=$mode "$here/run-vm.sh" "$suite" "$kver" "$job" "$limit"; then
+	if ! VM_TCG_THREAD=$mode VM_SMP=${smp:-2} VM_QEMU_EXTRA=$extra \
+		"$here/run-vm.sh" "$suite" "$kver" "$job" "$limit"; then
 		[ -f "$job/out/console.log" ] && tail -n 60 "$job/out/console.log"
 		cat "$job/out/results" >>"$all_results" 2>/dev/null
 		for t in "$@"; do
@@ -87,6 +107,7 @@ run_group() {
 		fi
 	done <"$job/out/results"
 	cat "$job/out/results" >>"$all_results"
+	rm -f "$job/disk.img"
 }
 
 # A test that leaves the guest changed for good (BOOT_<test>=own) gets a
@@ -98,8 +119,20 @@ boot_mode() {
 multi=
 single=
 own=
+ran=
 for t in "$@"; do
 	[ -f "$top/tests/guest/t_$t.sh" ] || { echo "FAIL $line/$t: no such test"; exit 1; }
+	# LINES_<test>="6.12": a test of the allocator, which only 6.12 has.
+	lines=$(directive LINES "$t")
+	if [ -n "$lines" ] && ! echo " $lines " | grep -q " $line "; then
+		echo "suite: $t is for the $lines line only, not run on $line"
+		continue
+	fi
+	if [ "$(directive DEBUG "$t")" = only ] && [ "${SUITE_DEBUG:-0}" != 1 ]; then
+		echo "suite: $t is for debug kernels only (make check-debug)"
+		continue
+	fi
+	ran="$ran $t"
 	if [ "$(boot_mode "$t")" = own ]; then
 		own="$own $t"
 		continue
@@ -118,7 +151,7 @@ for t in $own; do
 done
 
 failed=0
-for t in "$@"; do
+for t in $ran; do
 	grep -q "^[A-Z]* $t\b" "$all_results" || echo "FAIL $t: no result" >>"$all_results"
 done
 grep -q '^FAIL' "$all_results" && failed=1

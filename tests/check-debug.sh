@@ -1,0 +1,41 @@
+#!/bin/bash
+# make check-debug: the in-VM suite on a debug build of Debian 13's own 6.12
+# kernel (lockdep with lock statistics, KASAN, DEBUG_VM, DEBUG_LIST, atomic
+# sleep checks: tests/vm/debug-kernel.sh builds it once into the cache).
+# Lockdep reports a lock-order inversion the first time both orders are seen,
+# where a stock kernel would only deadlock; any such report, like any KASAN
+# report or warning, fails the test it happens in.  lock_stat then shows the
+# swap device lock's contention under load with the module off and on.
+#
+#   TESTS="load cow ..." make check-debug     a subset
+#
+# Not part of make check: the first kernel build takes about an hour on these
+# 2-core machines, and the debug kernel runs the tests several times slower.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+export CLUSTERSWAP_CACHE=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
+root=$CLUSTERSWAP_CACHE/roots/trixie
+t0=$(date +%s)
+
+"$top/tests/vm/mkroot.sh" trixie
+"$top/tests/vm/debug-kernel.sh"
+release=$(cat "$CLUSTERSWAP_CACHE/debug-612/release")
+stock=$(ls "$root/lib/modules" | sort -V | tail -n 1)
+tests=${TESTS:-load knob pageout cow full_device toggle_load swapoff_cycles lock_stat}
+
+passed=0
+failed=0
+while read -r line; do
+	echo "$line"
+	case $line in
+	PASS\ *) passed=$((passed + 1)) ;;
+	FAIL\ *) failed=$((failed + 1)) ;;
+	esac
+done < <(SUITE_KVER=$release SUITE_DEBUG=1 VM_MEM=3G \
+	VM_KERNEL=$CLUSTERSWAP_CACHE/debug-612/bzImage \
+	VM_INITRD=$("$top/tests/vm/initramfs.sh" trixie "$stock") \
+	VM_APPEND="zram.num_devices=4" \
+	"$top/tests/vm/suite.sh" trixie $tests 2>&1)
+echo "took $(( $(date +%s) - t0 ))s"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,12 @@
+# Swapped pages shared by fork, then copied on write in parent and child,
+# stay right in both (each verifies every page, three rounds of page-out).
+TIMEOUT_cow=180
+test_cow() {
+	zram_swap 0 512M
+	cs_load
+	cs_set 1
+	$BIN/cow -m 64 -r 3 -s 101
+	verifier_ok $? "after fork and copy-on-write"
+	cs_check_ok "fork and copy-on-write"
+	cs_unload
+}

@@ -1,0 +1,36 @@
+# Debug kernels: the swap device lock (si->lock, lockdep class "&p->lock"
+# initialised in alloc_swap_info()) under 8 threads swapping through zram,
+# stock and then clusterswap, in the same boot: its contentions, wait time and
+# acquisitions from /proc/lock_stat.  Lockdep has watched every lock the
+# module took in the tests before; a report there fails them.
+TIMEOUT_lock_stat=600
+DEBUG_lock_stat=only
+LINES_lock_stat="6.12"
+# The lock_stat block of the si->lock class: the "&p->lock" class whose
+# contention points are in the swap code.
+si_lock_stat() {
+	awk '/^\.\.\.\.\.\.\.\./ { if (blk ~ /&p->lock:/ && blk ~ /swap/) printf "%s", blk; blk = ""; next }
+	     { blk = blk $0 "\n" }' /proc/lock_stat | head -n 12
+}
+lock_stat_run() {
+	echo 0 >/proc/lock_stat
+	echo 1 >/proc/sys/kernel/lock_stat
+	in_memcg ls $BIN/verifier -t 8 -m 128 -p 3 -s "$2"
+	rc=$?
+	echo 0 >/proc/sys/kernel/lock_stat
+	verifier_ok $rc "$1"
+	note "$1: /proc/lock_stat, si->lock class:"
+	si_lock_stat | sed 's/^/      /'
+}
+test_lock_stat() {
+	[ -e /proc/lock_stat ] || fail "no /proc/lock_stat: not a LOCK_STAT kernel"
+	zram_swap 0 1G
+	cs_load
+	memcg ls 64
+	lock_stat_run stock 131
+	cs_set 1
+	lock_stat_run clusterswap 132
+	cs_stats_note alloc.order0 si_lock.alloc si_lock.free
+	cs_check_ok "lock_stat runs"
+	cs_unload
+}

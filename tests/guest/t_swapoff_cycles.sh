@@ -1,0 +1,34 @@
+# Two zram devices of equal priority take the load of 4 threads; one of them
+# is swapped off and on again 20 times meanwhile.  swapoff brings every page
+# of the leaving device back (the module stops allocating there, fences, and
+# returns its inuse_pages credit), swapon puts it back in service, and every
+# page comes back intact.
+TIMEOUT_swapoff_cycles=400
+test_swapoff_cycles() {
+	zram_swap 0 512M 5
+	zram_swap 1 512M 5
+	cs_load
+	cs_set 1
+	memcg cycles 96
+	in_memcg_bg cycles $BIN/verifier -t 4 -m 256 -d 300 -p 2 -s 61
+	pid=$bg_pid
+	sleep 2
+	i=0
+	while [ $i -lt 20 ]; do
+		running $pid || fail "the load ended after $i cycles"
+		used=$(swap_used /dev/zram1)
+		swapoff /dev/zram1 || fail "swapoff zram1 failed in cycle $((i + 1))"
+		grep -q zram1 /proc/swaps && fail "zram1 still listed after swapoff"
+		swapon -p 5 /dev/zram1 || fail "swapon zram1 failed in cycle $((i + 1))"
+		i=$((i + 1))
+		note "cycle $i: zram1 held ${used} KiB when swapped off"
+		sleep 1
+	done
+	# Finish the current pass and verify once more.
+	kill -USR1 $pid
+	wait $pid
+	verifier_ok $? "across swapoff/swapon"
+	[ "$(cs_line)" = 6.12 ] && cs_stats_note alloc.total alloc.slow credit.return
+	cs_check_ok "20 swapoff/swapon cycles under load"
+	cs_unload
+}
