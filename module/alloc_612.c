@@ -33,6 +33,36 @@ DEFINE_PER_CPU(struct cs_stats, cs_stats);
 /* Stock code gives up on a walk that keeps changing under it the same way. */
 #define CS_WALK_RESTARTS	4
 
+/*
+ * Record a cluster the fast path filled.  A CPU fills at most its cluster and
+ * its spare between two slow paths, and every slow path settles them.
+ */
+static void cs_note_filled(struct cs_pcp *pcp, int order, unsigned long v)
+{
+	int i;
+
+	for (i = 0; i < CS_HELD; i++) {
+		if (!pcp->filled[order][i]) {
+			pcp->filled[order][i] = v;
+			return;
+		}
+	}
+	WARN_ON_ONCE(1);	/* left on frag, full: found and moved by a later scan */
+}
+
+/* The cluster in use is done: go on in the spare, if any.  Context: cs_pcp.lock. */
+static bool cs_use_spare(struct cs_pcp *pcp, int order)
+{
+	unsigned long v = pcp->spare[order], idx;
+	unsigned int type;
+
+	if (!cs_unpack(v, &type, &idx))
+		return false;
+	pcp->spare[order] = 0;
+	pcp->next[order] = cs_pack(type, idx * CS_SWAPFILE_CLUSTER);
+	return true;
+}
+
 /* What the fast path says when it has no slot for the caller. */
 enum cs_fast {
 	CS_FAST_NO_CLUSTER,	/* no usable cluster: the slow path picks one */
@@ -86,8 +116,7 @@ static unsigned long cs_alloc_fast(struct cs_pcp *pcp, int order, enum cs_fast *
 		pcp->next[order] = 0;
 	} else if (ci->count == CS_SWAPFILE_CLUSTER) {
 		/* Full: to the full list at this CPU's next slow path. */
-		WARN_ON_ONCE(pcp->filled[order]);	/* every slow path settles it */
-		pcp->filled[order] = cs_pack(type, cs_cluster_index(si, ci));
+		cs_note_filled(pcp, order, cs_pack(type, cs_cluster_index(si, ci)));
 		pcp->next[order] = 0;
 	} else if ((found + nr) % CS_SWAPFILE_CLUSTER) {
 		pcp->next[order] = cs_pack(type, found + nr);
@@ -126,7 +155,7 @@ static bool cs_refill_credit(struct cs_pcp *pcp, int order)
 		return false;
 	spin_lock(&si->lock);
 	cs_count(lock_alloc);
-	cs_settle_filled(si, &pcp->filled[order]);
+	cs_settle_cpu(si, pcp, order);
 	ok = cs_credit_refill(si, pcp, 1U << order);
 	spin_unlock(&si->lock);
 	cs_kcall_put_device(si);
@@ -145,20 +174,23 @@ static void cs_settle_filled_elsewhere(struct cs_pcp *pcp, int order)
 	struct swap_info_struct *si;
 	unsigned long idx;
 	unsigned int type;
+	int i;
 
-	if (!cs_unpack(pcp->filled[order], &type, &idx))
-		return;
-	si = cs_swap_device(type);
-	if (!si || !cs_get_device(si)) {
-		/* Gone: the device's swapoff settled or dropped it. */
-		pcp->filled[order] = 0;
-		return;
+	for (i = 0; i < CS_HELD; i++) {
+		if (!cs_unpack(pcp->filled[order][i], &type, &idx))
+			continue;
+		si = cs_swap_device(type);
+		if (!si || !cs_get_device(si)) {
+			/* Gone: the device's swapoff settled or dropped it. */
+			pcp->filled[order][i] = 0;
+			continue;
+		}
+		spin_lock(&si->lock);
+		cs_count(lock_alloc);
+		cs_settle_cpu(si, pcp, order);
+		spin_unlock(&si->lock);
+		cs_kcall_put_device(si);
 	}
-	spin_lock(&si->lock);
-	cs_count(lock_alloc);
-	cs_settle_filled(si, &pcp->filled[order]);
-	spin_unlock(&si->lock);
-	cs_kcall_put_device(si);
 }
 
 /*
@@ -292,6 +324,41 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
 }
 
 /*
+ * Set a second cluster aside for this CPU while si->lock is held anyway: a
+ * partly used one of the order (moved to frag, as any cluster a CPU takes),
+ * else a free one (given the order, on frag, empty).
+ * Context: cs_pcp.lock and si->lock held.
+ */
+static void cs_set_spare(struct cs_pcp *pcp, struct swap_info_struct *si, int order)
+{
+	struct swap_cluster_info *ci = cs_first_cluster(&si->nonfull_clusters[order]);
+	unsigned int nr = 1U << order;
+	bool room;
+
+	if (ci) {
+		spin_lock(&ci->lock);
+		room = ci->count + nr <= CS_SWAPFILE_CLUSTER;
+		list_move_tail(&ci->list, &si->frag_clusters[order]);
+		ci->flags = CLUSTER_FLAG_FRAG;
+		si->frag_cluster_nr[order]++;
+		cs_count(list_moves);
+		if (!room)
+			cs_relist(si, ci);
+		spin_unlock(&ci->lock);
+		if (!room)
+			return;
+	} else {
+		ci = cs_first_cluster(&si->free_clusters);
+		if (!ci || !(si->flags & SWP_WRITEOK))
+			return;
+		spin_lock(&ci->lock);
+		cs_take_free_cluster(si, ci, order);
+		spin_unlock(&ci->lock);
+	}
+	pcp->spare[order] = cs_pack(si->type, cs_cluster_index(si, ci));
+}
+
+/*
  * One device of the walk.  Context: cs_pcp.lock held.
  * Return: the slot, or 0.
  */
@@ -317,7 +384,7 @@ static unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_str
 		spin_unlock(avail_lock);
 		goto unlock;
 	}
-	cs_settle_filled(si, &pcp->filled[order]);
+	cs_settle_cpu(si, pcp, order);
 	if (!cs_credit_refill(si, pcp, nr)) {
 		if (!order)
 			cs_mark_full(si);
@@ -328,6 +395,8 @@ static unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_str
 	found = cs_pick_cluster(pcp, si, order);
 	if (!found)
 		cs_credit_put_locked(si, pcp, nr);
+	else if (order < CS_PMD_ORDER && !pcp->spare[order])
+		cs_set_spare(pcp, si, order);
 unlock:
 	spin_unlock(&si->lock);
 	cs_kcall_put_device(si);
@@ -449,6 +518,8 @@ swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 	local_lock(&cs_pcp.lock);
 	pcp = this_cpu_ptr(&cs_pcp);
 	entry.val = cs_alloc_fast(pcp, order, &why);
+	if (!entry.val && why == CS_FAST_NO_CLUSTER && cs_use_spare(pcp, order))
+		entry.val = cs_alloc_fast(pcp, order, &why);
 	if (!entry.val && why == CS_FAST_NO_CREDIT && cs_refill_credit(pcp, order))
 		entry.val = cs_alloc_fast(pcp, order, &why);
 	if (!entry.val)

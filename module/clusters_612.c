@@ -108,25 +108,26 @@ void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci)
 }
 
 /**
- * cs_settle_filled() - Move a cluster a CPU filled to the full list.
+ * cs_settle_held() - Relist a cluster a CPU filled or set aside.
  * @si: the device the caller has locked.
- * @filled: a cs_pcp.filled[] word, of any CPU.
+ * @held: a cs_pcp.filled[][] or cs_pcp.spare[] word, of any CPU.
  *
- * Only clusters of @si are settled.  The word may be stale (the device was
- * swapped off, or on again): the cluster is relisted from what its count says
- * now, which is right whatever happened since.
+ * Only clusters of @si are settled; the word is cleared.  The word may be
+ * stale (the device was swapped off, or on again): the cluster is relisted
+ * from what its count says now (cs_relist()), which is right whatever
+ * happened since.
  * Context: si->lock held.
  */
-void cs_settle_filled(struct swap_info_struct *si, unsigned long *filled)
+void cs_settle_held(struct swap_info_struct *si, unsigned long *held)
 {
-	unsigned long v = READ_ONCE(*filled), idx;
+	unsigned long v = READ_ONCE(*held), idx;
 	struct swap_cluster_info *ci;
 	unsigned int type;
 
 	lockdep_assert_held(&si->lock);
 	if (!cs_unpack(v, &type, &idx) || type != si->type)
 		return;
-	if (cmpxchg(filled, v, 0) != v)
+	if (cmpxchg(held, v, 0) != v)
 		return;
 	if (!si->cluster_info || idx >= DIV_ROUND_UP(si->max, CS_SWAPFILE_CLUSTER))
 		return;
@@ -138,24 +139,70 @@ void cs_settle_filled(struct swap_info_struct *si, unsigned long *filled)
 }
 
 /**
- * cs_filled_by_a_cpu() - Whether a CPU holds cluster @idx of @si as filled.
+ * cs_settle_cpu() - Move the clusters a CPU filled at @order to the full list.
+ * @si: the device the caller has locked (others' clusters stay).
+ * @pcp: the CPU's state.
+ * @order: allocation order.
+ *
+ * Context: si->lock held.
+ */
+void cs_settle_cpu(struct swap_info_struct *si, struct cs_pcp *pcp, int order)
+{
+	int i;
+
+	for (i = 0; i < CS_HELD; i++)
+		cs_settle_held(si, &pcp->filled[order][i]);
+}
+
+/**
+ * cs_held_by_a_cpu() - Whether a CPU holds cluster @idx of @si as filled or spare.
  * @si: the device.
  * @idx: cluster index.
  *
- * For the consistency check: such a cluster may sit on nonfull or frag with
- * a full count until that CPU settles it.
+ * For the consistency check: a filled cluster may sit on nonfull or frag
+ * with a full count, a spare one on frag with a count of 0, until that CPU
+ * (or a swapoff or switch-off) settles it.
  * Context: si->lock held (settling needs it, so the answer holds).
  */
-bool cs_filled_by_a_cpu(struct swap_info_struct *si, unsigned long idx)
+bool cs_held_by_a_cpu(struct swap_info_struct *si, unsigned long idx)
 {
-	int cpu, o;
+	unsigned long v = cs_pack(si->type, idx);
+	int cpu, o, i;
 
 	lockdep_assert_held(&si->lock);
-	for_each_possible_cpu(cpu)
-		for (o = 0; o < SWAP_NR_ORDERS; o++)
-			if (READ_ONCE(per_cpu(cs_pcp, cpu).filled[o]) == cs_pack(si->type, idx))
+	for_each_possible_cpu(cpu) {
+		struct cs_pcp *pcp = per_cpu_ptr(&cs_pcp, cpu);
+
+		for (o = 0; o < SWAP_NR_ORDERS; o++) {
+			if (READ_ONCE(pcp->spare[o]) == v)
 				return true;
+			for (i = 0; i < CS_HELD; i++)
+				if (READ_ONCE(pcp->filled[o][i]) == v)
+					return true;
+		}
+	}
 	return false;
+}
+
+/**
+ * cs_take_free_cluster() - A free cluster becomes a CPU's cluster of @order.
+ * @si: the device.
+ * @ci: the cluster, on the free list.
+ * @order: its order from now on.
+ *
+ * To frag, where upstream keeps clusters that CPUs allocate from (and where
+ * 6.12's comment says "moved here due to per-CPU usage"), not to nonfull,
+ * where every other CPU's slow path would pick it first.  A whole-cluster
+ * (PMD) allocation fills it at once; the caller moves it to full.
+ * Context: si->lock and ci->lock held.
+ */
+void cs_take_free_cluster(struct swap_info_struct *si, struct swap_cluster_info *ci, int order)
+{
+	lockdep_assert_held(&si->lock);
+	lockdep_assert_held(&ci->lock);
+	ci->order = order;
+	if ((1U << order) < CS_SWAPFILE_CLUSTER)
+		cs_list_move(si, ci, &si->frag_clusters[order], CLUSTER_FLAG_FRAG);
 }
 
 /**
@@ -190,14 +237,8 @@ unsigned long cs_cluster_take(struct swap_info_struct *si, struct swap_cluster_i
 	for (offset = max(ALIGN(offset, nr), start); offset + nr <= end; offset += nr) {
 		if (memchr_inv(map + offset, 0, nr))
 			continue;
-		if (ci->flags & CLUSTER_FLAG_FREE) {
-			lockdep_assert_held(&si->lock);
-			/* cluster_alloc_range(): a free cluster takes the order. */
-			ci->order = order;
-			if (nr < CS_SWAPFILE_CLUSTER)
-				cs_list_move(si, ci, &si->nonfull_clusters[order],
-					     CLUSTER_FLAG_NONFULL);
-		}
+		if (ci->flags & CLUSTER_FLAG_FREE)
+			cs_take_free_cluster(si, ci, order);
 		memset(map + offset, SWAP_HAS_CACHE, nr);
 		ci->count += nr;
 		return offset;

@@ -46,8 +46,17 @@ static void notrace cs_redirect_cb(unsigned long ip, unsigned long parent_ip,
 	hook = cs_hook_at(cs_redirects, cs_nr_redirects, ip);
 	if (WARN_ON_ONCE(!hook))
 		return;
-	/* Counted until the replacement returns: see cs_hooks_quiesce(). */
+	/* Counted until the replacement returns: see cs_hooks_wait_calls(). */
 	this_cpu_inc(cs_hooks_inflight);
+	/*
+	 * Pairs with the smp_mb() in cs_hooks_wait_calls(): either this sees
+	 * the switch off, or the switch sees this call in flight and waits.
+	 */
+	smp_mb();
+	if (!READ_ONCE(cs_enabled)) {
+		this_cpu_dec(cs_hooks_inflight);
+		return;
+	}
 	cs_ftrace_set_ip(fregs, (unsigned long)hook->replacement);
 }
 
@@ -203,20 +212,21 @@ free_filters:
 static void cs_hooks_wait_inflight(void)
 {
 	while (cs_hooks_inflight_sum() > 0)
-		msleep(20);
+		usleep_range(500, 1000);
 }
 
 /**
  * cs_hooks_wait_calls() - Wait until no replacement is running.
  *
- * For switching off: after cs_enabled is cleared, one RCU-tasks grace period
- * lets every callback that still saw it set finish sending its call to the
- * replacement (and counting it); then the count drains.
+ * For switching off, after cs_enabled is cleared: a callback counts a call
+ * before it checks cs_enabled a second time (cs_redirect_cb()), so once the
+ * count drains no call can reach a replacement any more.
  * Context: process context, may sleep.
  */
 void cs_hooks_wait_calls(void)
 {
-	synchronize_rcu_tasks();
+	/* Pairs with the smp_mb() in cs_redirect_cb(). */
+	smp_mb();
 	cs_hooks_wait_inflight();
 }
 

@@ -122,7 +122,7 @@ long cs_line_credit(unsigned int type)
 	return 0;
 }
 
-bool cs_line_cluster_filled(struct swap_info_struct *si, unsigned long idx)
+bool cs_line_cluster_held(struct swap_info_struct *si, unsigned long idx)
 {
 	return false;
 }

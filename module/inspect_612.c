@@ -10,7 +10,8 @@
  *    (no flag; count 0 and every byte SWAP_MAP_BAD until the discard is
  *    done).  A cluster without a flag may be off every list while the
  *    discard worker holds it.  A cluster a CPU filled on the fast path may
- *    sit on nonfull or frag, full, until that CPU moves it (alloc.h);
+ *    sit on nonfull or frag, full, and a CPU's spare cluster on frag, empty,
+ *    until that CPU moves them (alloc.h);
  *  - frag_cluster_nr[o] is the length of frag[o].
  */
 #include <linux/swap.h>
@@ -196,13 +197,13 @@ static unsigned long cs_check_cluster(struct cs_check *c, unsigned long idx, boo
 		cs_problem(c, "cluster %lu has flags %#x but is on no list", idx, flags);
 	if (count != b.used)
 		cs_problem(c, "cluster %lu has count %u, its bytes say %lu", idx, count, b.used);
-	/* A cluster a CPU filled may wait on nonfull or frag for the full list. */
+	/* A CPU's filled cluster waits on nonfull or frag, full; a spare on frag, empty. */
 	if ((flags == CLUSTER_FLAG_FREE && count) ||
 	    (flags == CLUSTER_FLAG_FULL &&
 	     (count > CS_SWAPFILE_CLUSTER || CS_SWAPFILE_CLUSTER - count >= CS_RELIST_FREE)) ||
 	    ((flags == CLUSTER_FLAG_NONFULL || flags == CLUSTER_FLAG_FRAG) &&
-	     (!count || count > CS_SWAPFILE_CLUSTER ||
-	      (count == CS_SWAPFILE_CLUSTER && !cs_line_cluster_filled(c->si, idx)))))
+	     (count > CS_SWAPFILE_CLUSTER ||
+	      ((!count || count == CS_SWAPFILE_CLUSTER) && !cs_line_cluster_held(c->si, idx)))))
 		cs_problem(c, "cluster %lu has flags %#x and count %u", idx, flags, count);
 	return b.allocated;
 }

@@ -42,8 +42,9 @@ noinline void cs_kcall_put_device(struct swap_info_struct *si)
 
 /*
  * Hand back everything CPUs hold on @si: filled clusters to the full list,
- * cluster cursors, credit.  Context: si->lock held; no module allocation in
- * flight on @si (the switch is off, or the device is fenced).
+ * spare clusters to their lists, cluster cursors, credit.
+ * Context: si->lock held; no module allocation in flight on @si (the switch
+ * is off, or the device is fenced).
  */
 static void cs_release_device(struct swap_info_struct *si)
 {
@@ -56,7 +57,8 @@ static void cs_release_device(struct swap_info_struct *si)
 		struct cs_pcp *pcp = per_cpu_ptr(&cs_pcp, cpu);
 
 		for (o = 0; o < SWAP_NR_ORDERS; o++) {
-			cs_settle_filled(si, &pcp->filled[o]);
+			cs_settle_cpu(si, pcp, o);
+			cs_settle_held(si, &pcp->spare[o]);
 			v = READ_ONCE(pcp->next[o]);
 			if (cs_unpack(v, &type, &pos) && type == si->type)
 				cmpxchg(&pcp->next[o], v, 0);
@@ -123,21 +125,34 @@ void cs_line_devices_changed(void)
 	schedule_work(&cs_swapoff_work);
 }
 
-/**
- * cs_line_serve_start() - The switch went on: take over from the slot cache.
- *
- * cs_enabled is set, so new calls of the free entry points come here.  After
- * one RCU-tasks grace period no stock free_swap_slot() is running (it never
- * sleeps); then the kernel's own drain returns every slot the cache holds,
- * through swapcache_free_entries(), which is ours now.  The cache is not
- * refilled while the module serves: folio_alloc_swap() is ours too.
- * Context: process context, may sleep; the switch lock held.
+/*
+ * Take over from the slot cache: after one RCU-tasks grace period no stock
+ * free_swap_slot() that started before the switch is still running (it never
+ * sleeps), so nothing is parked after the drain; the kernel's own drain then
+ * returns every slot the cache holds through swapcache_free_entries(), ours
+ * now (or stock's again, if the switch went off meanwhile: right either way).
+ * A work item, so that the switch does not wait for the grace period, nor for
+ * the drain's mutex, which swapoff holds through try_to_unuse().
  */
-void cs_line_serve_start(void)
+static void cs_takeover(struct work_struct *work)
 {
 	synchronize_rcu_tasks();
 	cs_sym_call1(CS_SYM_disable_swap_slots_cache_lock, 0);
 	cs_sym_call1(CS_SYM_reenable_swap_slots_cache_unlock, 0);
+}
+
+static DECLARE_WORK(cs_takeover_work, cs_takeover);
+
+/**
+ * cs_line_serve_start() - The switch went on: take over from the slot cache.
+ *
+ * cs_enabled is set, so new calls of the entry points come here; the cache is
+ * not refilled while the module serves, since folio_alloc_swap() is ours too.
+ * Context: process context; the switch lock held.
+ */
+void cs_line_serve_start(void)
+{
+	schedule_work(&cs_takeover_work);
 }
 
 /**
@@ -170,5 +185,6 @@ void cs_line_serve_stop(void)
 void cs_line_exit(void)
 {
 	flush_work(&cs_swapoff_work);
+	flush_work(&cs_takeover_work);
 	cs_line_serve_stop();
 }

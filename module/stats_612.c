@@ -67,7 +67,8 @@ void cs_line_show_stats(struct seq_file *m)
  * @m: output.
  *
  * One line per CPU: "cpu N", then "o<order>=<type>:<cluster>+<slot>" for
- * each order it allocates from, "filled.o<order>=<type>:<cluster>" for a
+ * each order it allocates from, "spare.o<order>=<type>:<cluster>" for the
+ * cluster set aside to go on in, "filled.o<order>=<type>:<cluster>" for a
  * cluster awaiting the full list, "credit.<type>=<slots>", and its
  * fast-path and slow-path counts.  A racy snapshot: each CPU changes its own
  * state without a lock others can take.
@@ -87,9 +88,13 @@ void cs_line_show_percpu(struct seq_file *m)
 				seq_printf(m, " o%d=%u:%lu+%lu", o, type,
 					   pos / CS_SWAPFILE_CLUSTER,
 					   pos % CS_SWAPFILE_CLUSTER);
-		for (o = 0; o < SWAP_NR_ORDERS; o++)
-			if (cs_unpack(READ_ONCE(pcp->filled[o]), &type, &pos))
-				seq_printf(m, " filled.o%d=%u:%lu", o, type, pos);
+		for (o = 0; o < SWAP_NR_ORDERS; o++) {
+			if (cs_unpack(READ_ONCE(pcp->spare[o]), &type, &pos))
+				seq_printf(m, " spare.o%d=%u:%lu", o, type, pos);
+			for (t = 0; t < CS_HELD; t++)
+				if (cs_unpack(READ_ONCE(pcp->filled[o][t]), &type, &pos))
+					seq_printf(m, " filled.o%d=%u:%lu", o, type, pos);
+		}
 		for (t = 0; t < MAX_SWAPFILES; t++)
 			if (atomic_read(&pcp->credit[t]))
 				seq_printf(m, " credit.%d=%d", t, atomic_read(&pcp->credit[t]));
@@ -115,11 +120,11 @@ long cs_line_credit(unsigned int type)
 }
 
 /**
- * cs_line_cluster_filled() - Whether a CPU holds cluster @idx as filled.
+ * cs_line_cluster_held() - Whether a CPU holds cluster @idx as filled or spare.
  * @si: the device.
  * @idx: cluster index.
  */
-bool cs_line_cluster_filled(struct swap_info_struct *si, unsigned long idx)
+bool cs_line_cluster_held(struct swap_info_struct *si, unsigned long idx)
 {
-	return cs_filled_by_a_cpu(si, idx);
+	return cs_held_by_a_cpu(si, idx);
 }

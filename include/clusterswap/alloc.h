@@ -76,6 +76,9 @@ static inline bool cs_unpack(unsigned long v, unsigned int *type, unsigned long 
 	return true;
 }
 
+/* Clusters a CPU may fill between two of its slow paths. */
+#define CS_HELD			2
+
 /* Per-CPU allocator state. */
 struct cs_pcp {
 	/* Held across one allocation on this CPU (preemption off). */
@@ -83,12 +86,19 @@ struct cs_pcp {
 	/* Per order: the next slot to try, in the cluster this CPU allocates from. */
 	unsigned long next[SWAP_NR_ORDERS];
 	/*
-	 * Per order: a cluster this CPU filled on the fast path, where it could
-	 * not move it to the full list (that needs si->lock).  It stays on its
-	 * nonfull or frag list with a full count until this CPU's next slow
-	 * path, or a swapoff or switch-off, moves it (cs_settle_filled()).
+	 * Per order: a second cluster the slow path set aside for this CPU, on
+	 * frag (possibly empty), so that the fast path can go on in it when the
+	 * first is used up: one si->lock hold per two clusters.
 	 */
-	unsigned long filled[SWAP_NR_ORDERS];
+	unsigned long spare[SWAP_NR_ORDERS];
+	/*
+	 * Per order: clusters this CPU filled on the fast path, where it could
+	 * not move them to the full list (that needs si->lock).  They stay on
+	 * nonfull or frag with a full count until this CPU's next slow path, or
+	 * a swapoff or switch-off, moves them (cs_settle_held()).  Two: the
+	 * first cluster and the spare.
+	 */
+	unsigned long filled[SWAP_NR_ORDERS][CS_HELD];
 	/* inuse_pages credit per swap type, see CS_CREDIT_BATCH. */
 	atomic_t credit[MAX_SWAPFILES];
 };
@@ -130,8 +140,10 @@ void cs_mark_full(struct swap_info_struct *si);
 bool cs_trylock_si_under_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_relock_si_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci);
-void cs_settle_filled(struct swap_info_struct *si, unsigned long *filled);
-bool cs_filled_by_a_cpu(struct swap_info_struct *si, unsigned long idx);
+void cs_settle_held(struct swap_info_struct *si, unsigned long *held);
+void cs_settle_cpu(struct swap_info_struct *si, struct cs_pcp *pcp, int order);
+bool cs_held_by_a_cpu(struct swap_info_struct *si, unsigned long idx);
+void cs_take_free_cluster(struct swap_info_struct *si, struct swap_cluster_info *ci, int order);
 unsigned long cs_cluster_take(struct swap_info_struct *si, struct swap_cluster_info *ci,
 			      unsigned long offset, int order);
 

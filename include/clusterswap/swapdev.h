@@ -34,10 +34,11 @@ void cs_show_clusters(struct seq_file *m, struct swap_info_struct *si);
 /*
  * What the allocator of a kernel line holds that the check must add to the
  * truth (stats_612.c; nothing on 6.1): inuse_pages credit held by CPUs, and
- * clusters a CPU filled that wait, on nonfull or frag, for the full list.
+ * clusters a CPU holds: filled ones that wait, on nonfull or frag, for the
+ * full list; spare ones, on frag, possibly empty.
  */
 long cs_line_credit(unsigned int type);
-bool cs_line_cluster_filled(struct swap_info_struct *si, unsigned long idx);
+bool cs_line_cluster_held(struct swap_info_struct *si, unsigned long idx);
 
 /* Prints each inconsistency found on @si; returns how many. */
 unsigned int cs_check_device(struct seq_file *m, struct swap_info_struct *si);

@@ -2,6 +2,7 @@
 # are back to where they started within 1 s with the module on (it
 # invalidates the zswap copy the moment a slot is freed).  Stock's figure on
 # the same workload is printed beside it.
+LINES_zswap="6.12"
 TIMEOUT_zswap=300
 BOOT_zswap=own
 zswap_stored() {
@@ -11,7 +12,7 @@ zswap_stored() {
 # 1 s after the exit) and ${LABEL}_peak.
 zswap_run() {
 	base=$(zswap_stored)
-	in_memcg zs $BIN/verifier -c -t 2 -m 192 -d 15 -s "$2" &
+	in_memcg zs $BIN/verifier -c -t 2 -m 160 -d 8 -s "$2" &
 	pid=$!
 	peak=$base
 	while running $pid; do
