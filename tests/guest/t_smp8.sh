@@ -11,9 +11,9 @@ test_smp8() {
 	zram_swap 0 2G
 	cs_load
 	cs_set 1
-	memcg smp8 64
+	memcg smp8 48
 	a0=$(cs_stat alloc.order0); la0=$(cs_stat si_lock.alloc); lf0=$(cs_stat si_lock.free)
-	in_memcg smp8 $BIN/verifier -t 8 -m 128 -d 20 -s 71
+	in_memcg smp8 $BIN/verifier -t 8 -m 96 -p 2 -s 71
 	verifier_ok $? "at -smp 8, module on"
 	a=$(( $(cs_stat alloc.order0) - a0 ))
 	la=$(( $(cs_stat si_lock.alloc) - la0 ))
@@ -24,7 +24,7 @@ test_smp8() {
 	[ $((la * 1000)) -le $((2 * a)) ] || fail "si->lock taken $la times for $a allocations (over 2 per 1000)"
 	cs_check_ok "8 threads at -smp 8"
 
-	in_memcg smp8 $BIN/verifier -t 8 -m 128 -d 60 -s 72 &
+	in_memcg smp8 $BIN/verifier -t 8 -m 96 -p 2 -d 60 -s 72 &
 	pid=$!
 	flips=0
 	while running $pid; do
