@@ -40,10 +40,11 @@
  * the first free; the allocator takes nonfull clusters first, so that would
  * hand the next CPU a cluster with one free slot and send it back to si->lock
  * at its next allocation (measured at -smp 8: half a cluster still gave 2.0
- * si->lock holds per 1000 allocations, three quarters 1.x).  Stock code is fine with a full cluster that has some
- * free slots: it never allocates from the full list and relists a cluster
- * itself when it frees into one.  When a device has no room left anywhere
- * else, cs_sweep_full() brings such clusters back.
+ * si->lock holds per 1000 allocations, three quarters 1.9).  Stock code is
+ * fine with a full cluster that has some free slots: it never allocates from
+ * the full list and relists a cluster itself when it frees into one.  When
+ * a device has no room left anywhere else, cs_sweep_full() brings such
+ * clusters back.
  */
 #define CS_RELIST_FREE		(CS_SWAPFILE_CLUSTER * 3 / 4)
 
