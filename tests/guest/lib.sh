@@ -154,7 +154,7 @@ swap_used() {
 # running PID: PID is alive (a child that exited but was not yet waited for
 # is a zombie, which "kill -0" still finds).
 running() {
-	[ -r "/proc/$1/status" ] && ! grep -q '^State:[[:space:]]*Z' "/proc/$1/status"
+	! grep -qs '^State:[[:space:]]*Z' "/proc/$1/status" && [ -e "/proc/$1" ]
 }
 
 # swap_peaks PID DEV...: the most KiB each DEV had in use while PID ran
