@@ -1,16 +1,17 @@
-# Debug kernels: the swap device lock (si->lock, lockdep class "&p->lock"
-# initialised in alloc_swap_info()) under 8 threads swapping through zram,
+# Debug kernels: the swap device lock (si->lock, initialised in
+# alloc_swap_info(): a lockdep class named "&p->lock") under 8 threads swapping through zram,
 # stock and then clusterswap, in the same boot: its contentions, wait time and
 # acquisitions from /proc/lock_stat.  Lockdep has watched every lock the
 # module took in the tests before; a report there fails them.
 TIMEOUT_lock_stat=600
 DEBUG_lock_stat=only
 LINES_lock_stat="6.12"
-# The lock_stat block of the si->lock class: the "&p->lock" class whose
-# contention points are in the swap code.
+# The lock_stat lines of the classes named "&p->lock" (lockdep numbers
+# same-named classes "#2", "#3"...; on Debian 6.12 si->lock is "&p->lock#2"):
+# the class line, then its contention points (caller, count) when it had
+# contentions.
 si_lock_stat() {
-	awk '/^\.\.\.\.\.\.\.\./ { if (blk ~ /&p->lock:/ && blk ~ /swap/) printf "%s", blk; blk = ""; next }
-	     { blk = blk $0 "\n" }' /proc/lock_stat | head -n 12
+	grep -E '&p->lock(#[0-9]+)?[: ]' /proc/lock_stat | head -n 16
 }
 lock_stat_run() {
 	echo 0 >/proc/lock_stat
@@ -20,7 +21,9 @@ lock_stat_run() {
 	echo 0 >/proc/sys/kernel/lock_stat
 	verifier_ok $rc "$1"
 	note "$1: /proc/lock_stat, si->lock class:"
-	si_lock_stat | sed 's/^/      /'
+	si_lock_stat >/tmp/si_lock_stat
+	[ -s /tmp/si_lock_stat ] || fail "no &p->lock class in /proc/lock_stat"
+	sed 's/^/      /' /tmp/si_lock_stat
 }
 test_lock_stat() {
 	[ -e /proc/lock_stat ] || fail "no /proc/lock_stat: not a LOCK_STAT kernel"
