@@ -89,12 +89,10 @@ static void cs_fence_device(struct swap_info_struct *si)
 }
 
 /*
- * Swapoff has started (SWP_WRITEOK is clear) or finished on some device: for
- * each such device, fence it and hand everything back, so that
- * try_to_unuse() can see inuse_pages reach 0.  Runs from a work item because
- * the observer that notices runs inside an ftrace callback.
+ * Hand back what CPUs hold on every device, or (@leaving) only on devices
+ * whose SWP_WRITEOK is clear, which are fenced first.
  */
-static void cs_swapoff_sync(struct work_struct *work)
+static void cs_release_devices(bool leaving)
 {
 	struct swap_info_struct *si;
 	unsigned int type;
@@ -104,13 +102,26 @@ static void cs_swapoff_sync(struct work_struct *work)
 		if (!si)
 			continue;
 		spin_lock(&si->lock);
-		if (!(si->flags & SWP_WRITEOK)) {
+		if (!leaving) {
+			cs_release_device(si);
+		} else if (!(si->flags & SWP_WRITEOK)) {
 			if (cs_swap_device_attached(si) && si->cluster_info)
 				cs_fence_device(si);
 			cs_release_device(si);
 		}
 		spin_unlock(&si->lock);
 	}
+}
+
+/*
+ * Swapoff has started (SWP_WRITEOK is clear) or finished on some device: for
+ * each such device, fence it and hand everything back, so that
+ * try_to_unuse() can see inuse_pages reach 0.  Runs from a work item because
+ * the observer that notices runs inside an ftrace callback.
+ */
+static void cs_swapoff_sync(struct work_struct *work)
+{
+	cs_release_devices(true);
 }
 
 static DECLARE_WORK(cs_swapoff_work, cs_swapoff_sync);
@@ -164,17 +175,7 @@ void cs_line_serve_start(void)
  */
 void cs_line_serve_stop(void)
 {
-	struct swap_info_struct *si;
-	unsigned int type;
-
-	for (type = 0; type < MAX_SWAPFILES; type++) {
-		si = cs_swap_device(type);
-		if (!si)
-			continue;
-		spin_lock(&si->lock);
-		cs_release_device(si);
-		spin_unlock(&si->lock);
-	}
+	cs_release_devices(false);
 }
 
 /**
