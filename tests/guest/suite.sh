@@ -9,6 +9,8 @@ cd /job || exit 1
 . /job/lib.sh
 BAD_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN'
 ALLOWED_TAINT=$((4096 | 8192))
+# A debug kernel runs slower: the host scales every limit (time_scale).
+scale=$(cat /job/time_scale 2>/dev/null || echo 1)
 
 results=/job/out/results
 : >"$results"
@@ -16,6 +18,7 @@ echo 1 >/proc/sys/kernel/sysrq
 
 for name in $(cat /job/tests); do
 	timeout=$(sh -c ". /job/lib.sh; . /job/t_$name.sh; echo \${TIMEOUT_$name:-120}")
+	timeout=$((timeout * scale))
 	taint_before=$(cat /proc/sys/kernel/tainted)
 	dmesg -C
 	echo "=== $name (limit ${timeout}s)"

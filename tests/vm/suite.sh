@@ -5,7 +5,9 @@
 #
 # SUITE_KVER names another kernel release to build for and boot (with
 # VM_KERNEL, VM_INITRD: see run-vm.sh); SUITE_DEBUG=1 says it is a debug
-# build, which runs the tests marked DEBUG_<test>=only too.
+# build, which runs the tests marked DEBUG_<test>=only too.  SUITE_TIME_SCALE=N
+# multiplies every test's time limit (a debug kernel runs several times
+# slower); the workloads stay the same.
 #
 # Builds the module and the test programs in the build root, boots the stock
 # kernel in QEMU, runs the tests (tests/guest/t_*.sh) and prints one line per
@@ -49,6 +51,8 @@ cp "$deb" "$job/"
 cp "$top"/tests/guest/lib.sh "$top"/tests/guest/t_*.sh "$job/"
 cp "$top/tests/guest/suite.sh" "$job/run.sh"
 echo "$@" >"$job/tests"
+scale=${SUITE_TIME_SCALE:-1}
+echo "$scale" >"$job/time_scale"
 
 # QEMU 7.2's multi-threaded TCG loses cross-CPU code patching under load:
 # stock ftrace alone (the function tracer flipped on folio_alloc_swap while
@@ -81,7 +85,7 @@ run_group() {
 	fi
 	for t in "$@"; do
 		t_limit=$(sed -n "s/^TIMEOUT_$t=//p" "$top/tests/guest/t_$t.sh")
-		limit=$((limit + ${t_limit:-120} + 20))
+		limit=$((limit + ${t_limit:-120} * scale + 20))
 	done
 	echo "$@" >"$job/tests"
 	echo "suite: booting $kver ($mode-threaded TCG, ${smp:-2} CPUs${disk:+, ${disk} MiB disk}) with: $*"
