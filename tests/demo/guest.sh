@@ -32,7 +32,12 @@ for k in /lib/modules/*; do
 	[ "$k" = "/lib/modules/$(uname -r)" ] || rm -f "$k/build"
 done
 cp -a /job/src "/usr/src/clusterswap-$ver"
-say "dkms add clusterswap/$ver; dkms install (the compiler runs emulated: about 3 minutes)"
+if [ -n "${CCACHE_DIR:-}" ] && [ -n "$(ls -A "$CCACHE_DIR")" ]; then
+	build_note="the compiler cache from an earlier run is warm: well under a minute"
+else
+	build_note="the compiler runs emulated: about 3 minutes"
+fi
+say "dkms add clusterswap/$ver; dkms install ($build_note)"
 dkms add "clusterswap/$ver" >/tmp/dkms.log 2>&1 || { cat /tmp/dkms.log; die "dkms add failed"; }
 dkms install "clusterswap/$ver" >/tmp/dkms.log 2>&1 || { tail -n 20 /tmp/dkms.log; die "dkms install failed"; }
 dkms status clusterswap

@@ -181,3 +181,17 @@ swap_size() {
 thp_stat() {
 	cat "/sys/kernel/mm/transparent_hugepage/hugepages-$1/stats/$2" 2>/dev/null || echo 0
 }
+
+# compiler_cache_zero / compiler_cache_note: the guest's module builds go
+# through the host's compiler cache when pid1.sh mounted one (make check keeps
+# it warm); say how many compiler runs it answered.
+compiler_cache_zero() {
+	[ -n "${CCACHE_DIR:-}" ] && ccache -z >/dev/null 2>&1
+	return 0
+}
+compiler_cache_note() {
+	[ -n "${CCACHE_DIR:-}" ] || { note "compiler cache: none (every object compiled)"; return 0; }
+	ccache --print-stats 2>/dev/null | awk '
+		$1 ~ /_cache_hit$/ { hit += $2 } $1 == "cache_miss" { miss += $2 }
+		END { printf "  compiler cache: %d objects from the cache, %d compiled\n", hit, miss }'
+}

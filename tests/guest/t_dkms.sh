@@ -8,9 +8,11 @@ test_dkms() {
 	kver=$(uname -r)
 	cp -a /job/src "/usr/src/clusterswap-$ver"
 	dkms add "clusterswap/$ver" >/tmp/dkms.log 2>&1 || { cat /tmp/dkms.log; fail "dkms add"; }
+	compiler_cache_zero
 	dkms install "clusterswap/$ver" -k "$kver" >/tmp/dkms.log 2>&1 ||
 		{ tail -n 30 /tmp/dkms.log; tail -n 30 /var/lib/dkms/clusterswap/$ver/build/make.log; fail "dkms install"; }
 	note "$(dkms status clusterswap)"
+	compiler_cache_note
 	modprobe clusterswap || fail "modprobe clusterswap after dkms install"
 	[ "$(cat $CS/version)" = "$ver" ] || fail "loaded version $(cat $CS/version), dkms installed $ver"
 

@@ -19,6 +19,13 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 mount -t securityfs securityfs /sys/kernel/security 2>/dev/null
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root
+# Module builds in the guest (dkms) go through the host's compiler cache, if
+# it shares one: Debian's kernel headers put ccache in front of the compiler
+# when DEBIAN_KERNEL_USE_CCACHE is set.
+if command -v ccache >/dev/null && mkdir -p /var/cache/ccache &&
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 ccache /var/cache/ccache 2>/dev/null; then
+	export CCACHE_DIR=/var/cache/ccache DEBIAN_KERNEL_USE_CCACHE=1
+fi
 mkdir -p /job/out
 echo "guest: running /job/run.sh on $(uname -r)"
 sh /job/run.sh >/job/out/console.log 2>&1

@@ -6,9 +6,10 @@
 # JOBDIR holds run.sh (and whatever it needs); it is mounted read-write at
 # /job in the guest, and the guest leaves its results in JOBDIR/out:
 # console.log (run.sh's output), rc, dmesg.txt.  The serial console goes to
-# JOBDIR/serial.log.  Environment: VM_SMP (default 2), VM_MEM (default 2G),
-# VM_APPEND (extra kernel command line), VM_QEMU_EXTRA (extra QEMU options),
-# VM_KERNEL and VM_INITRD (another kernel than the root's, e.g. the debug
+# JOBDIR/serial.log.  The suite's compiler cache (compiler-cache.sh), if it
+# has one, is shared as tag ccache.  Environment: VM_SMP (default 2), VM_MEM
+# (default 2G), VM_APPEND (extra kernel command line), VM_QEMU_EXTRA (extra
+# QEMU options), VM_KERNEL and VM_INITRD (another kernel than the root's, e.g. the debug
 # build: its drivers are built in, so the stock initramfs serves it).
 #
 # TCG, multi-threaded: this machine's KVM (PVM) cannot boot a stock kernel
@@ -26,6 +27,11 @@ mkdir -p "$job/out"
 
 cmdline="console=ttyS0 quiet loglevel=4 panic=-1 oops=panic mitigations=off"
 cmdline="$cmdline transparent_hugepage=never ${VM_APPEND:-}"
+# The compiler cache of compiler-cache.sh, when there is one.
+ccache_share=
+if [ -d "$cache/ccache/$suite" ]; then
+	ccache_share="-virtfs local,path=$cache/ccache/$suite,mount_tag=ccache,security_model=none,id=ccache"
+fi
 rc=0
 timeout --kill-after=10 "$limit" qemu-system-x86_64 \
 	-machine q35 -accel "tcg,thread=${VM_TCG_THREAD:-multi}" -cpu max -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
@@ -33,7 +39,7 @@ timeout --kill-after=10 "$limit" qemu-system-x86_64 \
 	-kernel "${VM_KERNEL:-$root/boot/vmlinuz-$kver}" -initrd "$initrd" -append "$cmdline" \
 	-virtfs "local,path=$root,mount_tag=root,security_model=passthrough,readonly=on,id=root" \
 	-virtfs "local,path=$job,mount_tag=job,security_model=none,id=job" \
-	${VM_QEMU_EXTRA:-} || rc=$?
+	$ccache_share ${VM_QEMU_EXTRA:-} || rc=$?
 if [ ! -f "$job/out/rc" ]; then
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "run-vm: the guest did not finish within ${limit}s" >&2
