@@ -1,8 +1,27 @@
 # The Debian package: "apt install ./clusterswap-dkms_*.deb" builds and
 # installs the module for the running kernel through DKMS; the shipped example
-# /etc/modprobe.d file switches it on when it loads; "apt purge" removes it
-# and leaves nothing behind.
+# /etc/modprobe.d file switches it on when it loads, and with the shipped
+# modules-load.d example the distribution's boot-time module loader loads it
+# (systemd-modules-load on Debian 13, /etc/init.d/kmod on a Debian 12 without
+# systemd, as the README says); "apt purge" removes it and leaves nothing
+# behind.
 TIMEOUT_deb=600
+
+# What loads modules at boot: systemd-modules-load.service runs this binary;
+# without systemd, Debian 12's kmod init script does the same from
+# /etc/modules and /etc/modules-load.d.
+boot_module_loader() {
+	for loader in /usr/lib/systemd/systemd-modules-load /lib/systemd/systemd-modules-load; do
+		if [ -x $loader ]; then
+			note "boot-time loader: $loader"
+			$loader || fail "$loader failed"
+			return
+		fi
+	done
+	[ -x /etc/init.d/kmod ] || fail "no boot-time module loader in this root"
+	note "boot-time loader: /etc/init.d/kmod start"
+	/etc/init.d/kmod start || fail "/etc/init.d/kmod start failed"
+}
 test_deb() {
 	deb=$(ls /job/clusterswap-dkms_*_all.deb) || fail "no package in /job"
 	kver=$(uname -r)
@@ -11,15 +30,21 @@ test_deb() {
 	for k in /lib/modules/*; do
 		[ "$k" = /lib/modules/$kver ] || rm -f "$k/build"
 	done
+	compiler_cache_zero
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$deb" >/tmp/apt.log 2>&1 ||
 		{ tail -n 40 /tmp/apt.log; fail "apt install of the package"; }
 	note "$(dkms status clusterswap | tr '\n' ';')"
+	compiler_cache_note
 	dkms status clusterswap | grep -q "$kver.*installed" || fail "not installed for $kver: $(dkms status clusterswap)"
 	[ "$(dkms status clusterswap | wc -l)" = 1 ] || fail "built for kernels without headers: $(dkms status clusterswap)"
 
-	cp /usr/share/doc/clusterswap-dkms/examples/clusterswap.conf /etc/modprobe.d/ ||
-		fail "the package lacks the modprobe.d example"
-	modprobe clusterswap || fail "modprobe clusterswap after apt install"
+	ex=/usr/share/doc/clusterswap-dkms/examples
+	cp $ex/clusterswap.conf /etc/modprobe.d/ || fail "the package lacks the modprobe.d example"
+	cp $ex/modules-load.conf /etc/modules-load.d/clusterswap.conf ||
+		fail "the package lacks the modules-load.d example"
+	[ ! -e $CS ] || fail "loaded before the boot-time loader ran"
+	boot_module_loader
+	[ -e $CS ] || fail "the boot-time module loader did not load clusterswap"
 	[ "$(cat $CS/enabled)" = 1 ] || fail "the modprobe.d example did not switch it on"
 	zram_swap 0 512M
 	memcg deb 64
@@ -27,7 +52,7 @@ test_deb() {
 	verifier_ok $? "with the packaged module"
 	cs_check_ok "the packaged module"
 	modprobe -r clusterswap || fail "modprobe -r clusterswap"
-	rm /etc/modprobe.d/clusterswap.conf
+	rm /etc/modprobe.d/clusterswap.conf /etc/modules-load.d/clusterswap.conf
 
 	DEBIAN_FRONTEND=noninteractive apt-get purge -y -q clusterswap-dkms >/tmp/apt.log 2>&1 ||
 		{ tail -n 40 /tmp/apt.log; fail "apt purge"; }
