@@ -21,6 +21,7 @@
 #include <linux/memcontrol.h>
 
 #include <clusterswap/alloc.h>
+#include <clusterswap/control.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
 
@@ -404,6 +405,39 @@ unlock:
 }
 
 /*
+ * Devices swapped on without a priority get -2, -3, ... in swapon order from
+ * stock 6.12, so each is used only once those before it are full.  Upstream
+ * gives them all priority -1 instead ("mm/swap: select swap device with
+ * default priority round robin"), which makes them one tier used round
+ * robin.  With cs_round_robin on, the walk does the same without touching the
+ * priorities that stock code reads: on reaching the first device of default
+ * priority it starts at the one whose turn it is.  The tier is every device of
+ * default priority that the allocator serves (a rotational one keeps its stock
+ * place in the walk); a device of a set priority (0 or more) still comes first.
+ * Context: swap_avail_lock held.
+ * Return: the device to try first, or NULL to walk in stock order.
+ */
+static struct swap_info_struct *cs_rr_turn(struct plist_head *head, int node,
+					   struct swap_info_struct *first)
+{
+	static unsigned int turn;	/* under swap_avail_lock */
+	struct swap_info_struct *si = first;
+	unsigned int n = 0, k;
+
+	list_for_each_entry_from(si, &head->node_list, avail_lists[node].node_list)
+		if (si->prio < 0 && si->cluster_info)
+			n++;
+	if (n < 2)
+		return NULL;
+	k = turn++ % n;
+	si = first;
+	list_for_each_entry_from(si, &head->node_list, avail_lists[node].node_list)
+		if (si->prio < 0 && si->cluster_info && !k--)
+			return si;
+	return NULL;
+}
+
+/*
  * Walk the avail list as get_swap_pages() does.  Sets *@stock when the call
  * should go to stock code instead.
  * Context: cs_pcp.lock held.
@@ -412,7 +446,8 @@ static unsigned long cs_alloc_slow(struct cs_pcp *pcp, int order, bool *stock)
 {
 	struct plist_head *heads = *(struct plist_head **)cs_sym_data(CS_SYM_swap_avail_heads);
 	spinlock_t *avail_lock = cs_swap_avail_lock();
-	struct swap_info_struct *si, *next;
+	struct swap_info_struct *si, *next, *turn;
+	bool rr = READ_ONCE(cs_round_robin);
 	int restarts = 0, node;
 	unsigned long found;
 
@@ -425,6 +460,21 @@ start_over:
 			/* A rotational device comes first: stock serves it. */
 			*stock = !order;
 			break;
+		}
+		if (rr && si->prio < 0) {
+			rr = false;	/* once: after that, the stock order */
+			turn = cs_rr_turn(&heads[node], node, si);
+			if (turn) {
+				spin_unlock(avail_lock);
+				cs_count(round_robin);
+				found = cs_alloc_on_device(pcp, turn, order);
+				if (found)
+					return swp_entry(turn->type, found).val;
+				if (order)
+					return 0;
+				spin_lock(avail_lock);
+				goto start_over;
+			}
 		}
 		/* Round robin among devices of equal priority. */
 		cs_sym_call2(CS_SYM_plist_requeue, &si->avail_lists[node], &heads[node]);

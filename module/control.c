@@ -2,10 +2,13 @@
 /*
  * /sys/kernel/clusterswap: the on/off knob and what the module recognised.
  *
- *   enabled  0 or 1; root-only write.  Any other input is rejected with
- *            -EINVAL and changes nothing.
- *   version  the module version.
- *   kernel   the running kernel release and the line it was recognised as.
+ *   enabled      0 or 1; root-only write.  Any other input is rejected with
+ *                -EINVAL and changes nothing.
+ *   round_robin  0 or 1 (default 1), as enabled; only where the kernel line
+ *                has the allocator (6.12): devices of default priority are
+ *                used round robin instead of one after another.
+ *   version      the module version.
+ *   kernel       the running kernel release and the line it was recognised as.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -19,6 +22,7 @@
 #include <clusterswap/hooks.h>
 
 bool cs_enabled;
+bool cs_round_robin = true;
 
 /*
  * modprobe clusterswap enabled=1 (or "options clusterswap enabled=1" in
@@ -95,6 +99,29 @@ static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
 	return count;
 }
 
+static ssize_t round_robin_show(struct kobject *kobj, struct kobj_attribute *attr,
+				char *buf)
+{
+	return sysfs_emit(buf, "%d\n", READ_ONCE(cs_round_robin));
+}
+
+/* Takes effect at the next slow path of each CPU; nothing to hand back. */
+static ssize_t round_robin_store(struct kobject *kobj, struct kobj_attribute *attr,
+				 const char *buf, size_t count)
+{
+	bool on;
+	int err;
+
+	err = cs_parse_switch(buf, count, &on);
+	if (err)
+		return err;
+	if (on != READ_ONCE(cs_round_robin)) {
+		WRITE_ONCE(cs_round_robin, on);
+		pr_info("round robin over default-priority devices %s\n", on ? "on" : "off");
+	}
+	return count;
+}
+
 static ssize_t version_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
@@ -109,18 +136,29 @@ static ssize_t kernel_show(struct kobject *kobj, struct kobj_attribute *attr,
 }
 
 static struct kobj_attribute cs_attr_enabled = __ATTR(enabled, 0644, enabled_show, enabled_store);
+static struct kobj_attribute cs_attr_round_robin = __ATTR(round_robin, 0644, round_robin_show,
+							  round_robin_store);
 static struct kobj_attribute cs_attr_version = __ATTR_RO(version);
 static struct kobj_attribute cs_attr_kernel = __ATTR_RO(kernel);
 
 static struct attribute *cs_attrs[] = {
 	&cs_attr_enabled.attr,
+	&cs_attr_round_robin.attr,
 	&cs_attr_version.attr,
 	&cs_attr_kernel.attr,
 	NULL,
 };
 
+static umode_t cs_attr_visible(struct kobject *kobj, struct attribute *attr, int n)
+{
+	if (attr == &cs_attr_round_robin.attr && !CS_LINE_HAS_ALLOCATOR)
+		return 0;
+	return attr->mode;
+}
+
 static const struct attribute_group cs_attr_group = {
 	.attrs = cs_attrs,
+	.is_visible = cs_attr_visible,
 };
 
 int cs_sysfs_init(void)

@@ -114,6 +114,7 @@ struct cs_stats {
 	unsigned long fast;			/* served from the CPU's cluster, ci->lock only */
 	unsigned long slow;			/* went looking for a cluster under si->lock */
 	unsigned long stock_fallback;		/* handed to stock get_swap_pages() */
+	unsigned long round_robin;		/* walks begun at a default-prio device */
 	unsigned long lock_alloc;		/* si->lock taken by allocations */
 	unsigned long lock_free;		/* si->lock taken by frees */
 	unsigned long trylock_fail;		/* si->lock busy under a ci->lock */

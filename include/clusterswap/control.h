@@ -13,6 +13,13 @@
 /* Whether the hooks serve calls (1) or leave them all to stock code (0). */
 extern bool cs_enabled;
 
+/*
+ * Whether swap devices of default priority (swapon without a priority) are
+ * used round robin (1, the default) or one after another as stock 6.12 does
+ * (0).  Read by the allocator, which only the 6.12 line has.
+ */
+extern bool cs_round_robin;
+
 int cs_kernel_gate(void);
 const char *cs_kernel_release(void);
 

@@ -1,5 +1,6 @@
 # /sys/kernel/clusterswap/enabled takes exactly 0 or 1 from root.  Anything
 # else, and any write by another user, is rejected and changes nothing.
+# round_robin exists where the allocator does (6.12) and nowhere else.
 TIMEOUT_knob=60
 rejected() {
 	want=$(cat $CS/enabled)
@@ -38,5 +39,9 @@ test_knob() {
 	cs_set 1
 	cs_set 1
 	cs_set 0
+	case $(cs_line) in
+	6.12) [ -e $CS/round_robin ] || fail "no round_robin knob on 6.12" ;;
+	*) [ ! -e $CS/round_robin ] || fail "round_robin shown on $(cs_line), which has no allocator" ;;
+	esac
 	cs_unload
 }
