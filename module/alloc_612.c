@@ -238,12 +238,16 @@ static void cs_sweep_full(struct swap_info_struct *si)
 	}
 }
 
-/* Each nonfull cluster tried goes to frag, so this ends.  Context: as below. */
-static unsigned long cs_try_nonfull(struct cs_pcp *pcp, struct swap_info_struct *si,
-				    int order)
+/*
+ * The first nonfull cluster of @order, moved to frag (where CPUs' clusters
+ * live), that no CPU is allocating from (cs_cluster_in_use()); those that a
+ * CPU is allocating from go to frag too and stay its own.  Each cluster seen
+ * leaves nonfull, so this ends.
+ * Context: si->lock held.
+ */
+static struct swap_cluster_info *cs_nonfull_to_frag(struct swap_info_struct *si, int order)
 {
 	struct swap_cluster_info *ci;
-	unsigned long found;
 
 	while ((ci = cs_first_cluster(&si->nonfull_clusters[order]))) {
 		spin_lock(&ci->lock);
@@ -252,6 +256,21 @@ static unsigned long cs_try_nonfull(struct cs_pcp *pcp, struct swap_info_struct 
 		si->frag_cluster_nr[order]++;
 		cs_count(list_moves);
 		spin_unlock(&ci->lock);
+		if (!cs_cluster_in_use(si, cs_cluster_index(si, ci), order))
+			return ci;
+		cs_count(in_use_skipped);
+	}
+	return NULL;
+}
+
+/* Context: as below. */
+static unsigned long cs_try_nonfull(struct cs_pcp *pcp, struct swap_info_struct *si,
+				    int order)
+{
+	struct swap_cluster_info *ci;
+	unsigned long found;
+
+	while ((ci = cs_nonfull_to_frag(si, order))) {
 		found = cs_take_locked(pcp, si, ci, order, true);
 		if (found)
 			return found;
@@ -332,17 +351,13 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
  */
 static void cs_set_spare(struct cs_pcp *pcp, struct swap_info_struct *si, int order)
 {
-	struct swap_cluster_info *ci = cs_first_cluster(&si->nonfull_clusters[order]);
+	struct swap_cluster_info *ci = cs_nonfull_to_frag(si, order);
 	unsigned int nr = 1U << order;
 	bool room;
 
 	if (ci) {
 		spin_lock(&ci->lock);
 		room = ci->count + nr <= CS_SWAPFILE_CLUSTER;
-		list_move_tail(&ci->list, &si->frag_clusters[order]);
-		ci->flags = CLUSTER_FLAG_FRAG;
-		si->frag_cluster_nr[order]++;
-		cs_count(list_moves);
 		if (!room)
 			cs_relist(si, ci);
 		spin_unlock(&ci->lock);

@@ -185,6 +185,40 @@ bool cs_held_by_a_cpu(struct swap_info_struct *si, unsigned long idx)
 }
 
 /**
+ * cs_cluster_in_use() - Whether a CPU allocates from cluster @idx of @si.
+ * @si: the device.
+ * @idx: cluster index.
+ * @order: the cluster's order.
+ *
+ * A CPU's cluster (its cursor's or its spare) goes back to nonfull when frees
+ * leave three quarters of it empty (cs_relist()).  The slow path leaves it to
+ * that CPU rather than have two CPUs share one cluster, each running out of
+ * it twice as fast and coming back to si->lock twice as often.  CPUs take
+ * clusters only under si->lock, so the snapshot can only miss a cluster that
+ * moves from spare to cursor as it is read: then the two share it, as stock
+ * CPUs would.
+ * Context: si->lock held.
+ */
+bool cs_cluster_in_use(struct swap_info_struct *si, unsigned long idx, int order)
+{
+	unsigned long spare = cs_pack(si->type, idx), pos;
+	unsigned int type;
+	int cpu;
+
+	lockdep_assert_held(&si->lock);
+	for_each_possible_cpu(cpu) {
+		struct cs_pcp *pcp = per_cpu_ptr(&cs_pcp, cpu);
+
+		if (READ_ONCE(pcp->spare[order]) == spare)
+			return true;
+		if (cs_unpack(READ_ONCE(pcp->next[order]), &type, &pos) &&
+		    type == si->type && pos / CS_SWAPFILE_CLUSTER == idx)
+			return true;
+	}
+	return false;
+}
+
+/**
  * cs_take_free_cluster() - A free cluster becomes a CPU's cluster of @order.
  * @si: the device.
  * @ci: the cluster, on the free list.

@@ -52,6 +52,7 @@ void cs_line_show_stats(struct seq_file *m)
 	seq_printf(m, "freed %lu\n", cs_sum(freed));
 	seq_printf(m, "zswap_invalidate %lu\n", cs_sum(zswap_invalidate));
 	seq_printf(m, "list_moves %lu\n", cs_sum(list_moves));
+	seq_printf(m, "alloc.in_use_skipped %lu\n", cs_sum(in_use_skipped));
 	seq_printf(m, "si_lock.alloc %lu\n", cs_sum(lock_alloc));
 	seq_printf(m, "si_lock.free %lu\n", cs_sum(lock_free));
 	seq_printf(m, "si_lock.trylock_fail %lu\n", cs_sum(trylock_fail));

@@ -119,6 +119,7 @@ struct cs_stats {
 	unsigned long lock_free;		/* si->lock taken by frees */
 	unsigned long trylock_fail;		/* si->lock busy under a ci->lock */
 	unsigned long list_moves;		/* clusters moved between lists */
+	unsigned long in_use_skipped;		/* nonfull clusters left to their CPU */
 	unsigned long credit_take;		/* batches of inuse_pages credit taken */
 	unsigned long credit_return;		/* credit handed back to inuse_pages */
 	unsigned long freed;			/* slots freed */
@@ -146,6 +147,7 @@ void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_settle_held(struct swap_info_struct *si, unsigned long *held);
 void cs_settle_cpu(struct swap_info_struct *si, struct cs_pcp *pcp, int order);
 bool cs_held_by_a_cpu(struct swap_info_struct *si, unsigned long idx);
+bool cs_cluster_in_use(struct swap_info_struct *si, unsigned long idx, int order);
 void cs_take_free_cluster(struct swap_info_struct *si, struct swap_cluster_info *ci, int order);
 unsigned long cs_cluster_take(struct swap_info_struct *si, struct swap_cluster_info *ci,
 			      unsigned long offset, int order);

@@ -20,7 +20,7 @@ test_smp8() {
 	lf=$(( $(cs_stat si_lock.free) - lf0 ))
 	[ "$a" -gt 10000 ] || fail "only $a order-0 allocations under the 8-thread load"
 	note "8 threads: $a order-0 allocations; si->lock taken $la times by allocations ($((la * 10000 / a / 10)).$((la * 10000 / a % 10)) per 1000), $lf by frees ($((lf * 10000 / a / 10)).$((lf * 10000 / a % 10)) per 1000 allocations)"
-	cs_stats_note alloc.fast alloc.slow list_moves si_lock.trylock_fail credit.take credit.return
+	cs_stats_note alloc.fast alloc.slow alloc.in_use_skipped list_moves si_lock.trylock_fail credit.take credit.return
 	[ $((la * 1000)) -le $((2 * a)) ] || fail "si->lock taken $la times for $a allocations (over 2 per 1000)"
 	cs_check_ok "8 threads at -smp 8"
 
