@@ -4,7 +4,9 @@
 #
 # Besides its own checks, a test fails when, during it, the kernel log shows a
 # warning, a BUG, an oops, a lockup or an RCU stall, or the kernel taint gains
-# a bit other than O (out-of-tree module) and E (unsigned module).
+# a bit other than O (out-of-tree module) and E (unsigned module).  On a
+# kernel with lockdep, a test also fails if lockdep turned itself off during
+# it (it does after its first report, and would then watch nothing more).
 cd /job || exit 1
 . /job/lib.sh
 BAD_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN'
@@ -16,7 +18,14 @@ results=/job/out/results
 : >"$results"
 echo 1 >/proc/sys/kernel/sysrq
 
+# debug_locks: 1 while lockdep is watching; no lockdep, no line.
+lockdep_on() {
+	sed -n 's/^ *debug_locks: *//p' /proc/lockdep_stats 2>/dev/null
+}
+[ -n "$(lockdep_on)" ] && echo "lockdep: debug_locks $(lockdep_on), $(sed -n 's/^ *lock-classes: *//p' /proc/lockdep_stats) lock classes at the start"
+
 for name in $(cat /job/tests); do
+	lockdep_before=$(lockdep_on)
 	timeout=$(sh -c ". /job/lib.sh; . /job/t_$name.sh; echo \${TIMEOUT_$name:-120}")
 	timeout=$((timeout * scale))
 	taint_before=$(cat /proc/sys/kernel/tainted)
@@ -38,6 +47,8 @@ for name in $(cat /job/tests); do
 	[ -z "$reason" ] && [ -n "$bad" ] && reason="kernel log: $(echo "$bad" | head -n 1)"
 	taint_new=$(( $(cat /proc/sys/kernel/tainted) & ~taint_before & ~ALLOWED_TAINT ))
 	[ -z "$reason" ] && [ $taint_new != 0 ] && reason="kernel taint gained bits $taint_new"
+	[ -z "$reason" ] && [ "$lockdep_before" = 1 ] && [ "$(lockdep_on)" != 1 ] &&
+		reason="lockdep turned itself off (debug_locks $(lockdep_on)): it reported something"
 	if [ -n "$reason" ]; then
 		echo "FAIL $name: $reason" >>"$results"
 		echo "--- $name: dmesg tail"
@@ -46,6 +57,7 @@ for name in $(cat /job/tests); do
 		echo "PASS $name" >>"$results"
 	fi
 	echo "=== $name: $(tail -n 1 "$results") ($(( $(date +%s) - start ))s)"
+	[ "$lockdep_before" = 1 ] && echo "=== $name: lockdep debug_locks $(lockdep_on)"
 	# Leave the next test a clean machine.
 	[ -e "$CS" ] && rmmod clusterswap
 	swap_clear
