@@ -3,7 +3,7 @@
 # through DKMS, swap with it, and show what it shows.  Run as root on Debian 12;
 # installs what it needs.  About 8 minutes the first time (the build root, and
 # a DKMS build on an emulated CPU), under 3 after (the guest's compiler cache,
-# compiler-cache.sh, is warm).
+# root-warm.sh, is warm).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
@@ -19,7 +19,7 @@ done
 
 echo "demo: the Debian 13 build root (cached in $cache; the first time takes ~3 minutes)"
 "$top/tests/vm/mkroot.sh" trixie
-"$top/tests/vm/compiler-cache.sh" trixie
+"$top/tests/vm/root-warm.sh" trixie
 root=$cache/roots/trixie
 kver=$(ls "$root/lib/modules" | sort -V | tail -n 1)
 job=$cache/jobs/demo

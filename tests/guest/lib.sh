@@ -182,6 +182,14 @@ thp_stat() {
 	cat "/sys/kernel/mm/transparent_hugepage/hugepages-$1/stats/$2" 2>/dev/null || echo 0
 }
 
+# flip_for SECONDS: flip the switch every 200 ms (flipper) for SECONDS, ending
+# on 0; sets $flips and $flip_slowest_ms.  Fails if a write did not take.
+flip_for() {
+	$BIN/flipper -i 200 -d "$1" >/tmp/flipper.log 2>&1 || fail "flipper: $(cat /tmp/flipper.log)"
+	flips=$(sed -n 's/.*flips=\([0-9]*\).*/\1/p' /tmp/flipper.log)
+	flip_slowest_ms=$(sed -n 's/.*slowest_write_ms=\([0-9]*\).*/\1/p' /tmp/flipper.log)
+}
+
 # compiler_cache_zero / compiler_cache_note: the guest's module builds go
 # through the host's compiler cache when pid1.sh mounted one (make check keeps
 # it warm); say how many compiler runs it answered.

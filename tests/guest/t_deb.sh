@@ -40,7 +40,8 @@ test_deb() {
 
 	ex=/usr/share/doc/clusterswap-dkms/examples
 	cp $ex/clusterswap.conf /etc/modprobe.d/ || fail "the package lacks the modprobe.d example"
-	cp $ex/modules-load.conf /etc/modules-load.d/clusterswap.conf ||
+	# install -D: a Debian 12 without systemd may have no /etc/modules-load.d.
+	install -D -m 644 $ex/modules-load.conf /etc/modules-load.d/clusterswap.conf ||
 		fail "the package lacks the modules-load.d example"
 	[ ! -e $CS ] || fail "loaded before the boot-time loader ran"
 	boot_module_loader

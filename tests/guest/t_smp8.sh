@@ -26,17 +26,10 @@ test_smp8() {
 
 	in_memcg smp8 $BIN/verifier -t 8 -m 96 -p 2 -d 60 -s 72 &
 	pid=$!
-	flips=0
-	while running $pid; do
-		cs_set 0
-		sleep 0.2
-		cs_set 1
-		sleep 0.2
-		flips=$((flips + 2))
-	done
+	flip_for 60
 	wait $pid
 	verifier_ok $? "at -smp 8 with the switch flipping"
-	note "flipped the switch $flips times at -smp 8"
+	note "flipped the switch $flips times at -smp 8 (slowest write ${flip_slowest_ms} ms)"
 	[ "$flips" -ge 40 ] || fail "only $flips flips happened"
 	cs_check_ok "flipping the switch at -smp 8"
 	cs_unload

@@ -6,7 +6,7 @@
 # JOBDIR holds run.sh (and whatever it needs); it is mounted read-write at
 # /job in the guest, and the guest leaves its results in JOBDIR/out:
 # console.log (run.sh's output), rc, dmesg.txt.  The serial console goes to
-# JOBDIR/serial.log.  The suite's compiler cache (compiler-cache.sh), if it
+# JOBDIR/serial.log.  The suite's compiler cache (root-warm.sh), if it
 # has one, is shared as tag ccache.  Environment: VM_SMP (default 2), VM_MEM
 # (default 2G), VM_APPEND (extra kernel command line), VM_QEMU_EXTRA (extra
 # QEMU options), VM_KERNEL and VM_INITRD (another kernel than the root's, e.g. the debug
@@ -27,7 +27,7 @@ mkdir -p "$job/out"
 
 cmdline="console=ttyS0 quiet loglevel=4 panic=-1 oops=panic mitigations=off"
 cmdline="$cmdline transparent_hugepage=never ${VM_APPEND:-}"
-# The compiler cache of compiler-cache.sh, when there is one.
+# The compiler cache of root-warm.sh, when there is one.
 ccache_share=
 if [ -d "$cache/ccache/$suite" ]; then
 	ccache_share="-virtfs local,path=$cache/ccache/$suite,mount_tag=ccache,security_model=none,id=ccache"

@@ -26,7 +26,7 @@ job=$cache/jobs/$suite
 
 rm -rf "$job"
 mkdir -p "$job/bin"
-"$here/compiler-cache.sh" "$suite"
+"$here/root-warm.sh" "$suite"
 ko=$("$here/build.sh" "$suite" "$kver" | tail -n 1)
 cp "$ko" "$job/clusterswap.ko"
 for fixture in squatter corrupter; do

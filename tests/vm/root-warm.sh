@@ -1,0 +1,38 @@
+#!/bin/bash
+# Make a build root quicker to use inside the guest, where every process runs
+# on an emulated CPU, without changing what it holds as mkroot.sh made it:
+#
+#  - apt's package cache (pkgcache.bin), which "apt-get clean" in mkroot.sh
+#    removed: without it every apt command in the guest parses the whole
+#    package lists again (the package test runs apt twice);
+#  - ccache, and the cache directory $CLUSTERSWAP_CACHE/ccache/SUITE, which
+#    run-vm.sh shares with the guest.  The guest's pid1.sh mounts it and sets
+#    DEBIAN_KERNEL_USE_CCACHE=1: the switch Debian's own kernel headers read
+#    (.kernelvariables) to put ccache in front of the kernel's compiler.  A
+#    hit gives the object file that compiler made from the same preprocessed
+#    source; everything else (Kbuild, modpost, dkms, signing) runs as usual.
+#
+#   root-warm.sh SUITE
+set -euo pipefail
+suite=${1:?usage: root-warm.sh SUITE}
+cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
+root=$cache/roots/$suite
+log=$cache/roots/$suite.warm.log
+[ -d "$root/usr" ] || { echo "root-warm.sh: no build root for $suite" >&2; exit 1; }
+mkdir -p "$cache/ccache/$suite"
+[ -x "$root/usr/bin/ccache" ] && [ -f "$root/var/cache/apt/pkgcache.bin" ] && exit 0
+
+mount -t proc proc "$root/proc"
+trap 'umount -l "$root/proc"' EXIT
+if [ ! -x "$root/usr/bin/ccache" ]; then
+	echo "root-warm: installing ccache into the $suite root"
+	install_ccache() {
+		DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq \
+			--no-install-recommends ccache >>"$log" 2>&1
+	}
+	: >"$log"
+	install_ccache || { chroot "$root" apt-get update -qq >>"$log" 2>&1 && install_ccache; } ||
+		{ tail -n 20 "$log" >&2; exit 1; }
+	chroot "$root" apt-get clean
+fi
+chroot "$root" apt-cache gencaches >>"$log" 2>&1 || { tail -n 20 "$log" >&2; exit 1; }
