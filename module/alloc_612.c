@@ -64,6 +64,44 @@ static bool cs_use_spare(struct cs_pcp *pcp, int order)
 	return true;
 }
 
+/* From @offset on, then (slots behind it may have been freed since) from the start. */
+static unsigned long cs_take_wrapping(struct swap_info_struct *si, struct swap_cluster_info *ci,
+				      unsigned long offset, int order)
+{
+	unsigned long found = cs_cluster_take(si, ci, offset, order);
+
+	return found ?: cs_cluster_take(si, ci, 0, order);
+}
+
+/*
+ * The allocation that fills a cluster of order > 0 moves it to the full list
+ * at once, under si->lock.  Stock's order-0 allocation borrows from higher
+ * orders by retrying the head of their frag and nonfull lists until it
+ * yields a slot ("Clusters here have at least one usable slots",
+ * cluster_alloc_swap_entry()), so a full cluster left there would make it
+ * spin under si->lock for ever (review-612.md, D2).  Order-0 clusters may
+ * wait for the CPU's next slow path: stock's loops over those are bounded.
+ * When si->lock is busy, the fast path leaves the cluster to the slow path,
+ * which fills it under si->lock.
+ * Context: cs_pcp.lock and ci->lock held.
+ * Return: the first slot, or 0.
+ */
+static unsigned long cs_take_last(struct swap_info_struct *si, struct swap_cluster_info *ci,
+				  unsigned long offset, int order)
+{
+	unsigned long found;
+
+	lockdep_assert_held(&ci->lock);
+	if (!cs_trylock_si_under_ci(si, ci))
+		return 0;
+	cs_count(lock_alloc);
+	found = cs_take_wrapping(si, ci, offset, order);
+	if (ci->count == CS_SWAPFILE_CLUSTER)
+		cs_relist(si, ci);
+	spin_unlock(&si->lock);
+	return found;
+}
+
 /* What the fast path says when it has no slot for the caller. */
 enum cs_fast {
 	CS_FAST_NO_CLUSTER,	/* no usable cluster: the slow path picks one */
@@ -108,12 +146,12 @@ static unsigned long cs_alloc_fast(struct cs_pcp *pcp, int order, enum cs_fast *
 	spin_lock(&ci->lock);
 	/* Only a cluster of this order on nonfull or frag: free ones need si->lock. */
 	if ((ci->flags & (CLUSTER_FLAG_NONFULL | CLUSTER_FLAG_FRAG)) && ci->order == order) {
-		found = cs_cluster_take(si, ci, offset, order);
-		/* Slots behind the cursor may have been freed since: wrap once. */
-		if (!found)
-			found = cs_cluster_take(si, ci, 0, order);
+		if (order && ci->count + nr == CS_SWAPFILE_CLUSTER)
+			found = cs_take_last(si, ci, offset, order);
+		else
+			found = cs_take_wrapping(si, ci, offset, order);
 	}
-	if (!found) {
+	if (!found || (ci->flags & CLUSTER_FLAG_FULL)) {
 		pcp->next[order] = 0;
 	} else if (ci->count == CS_SWAPFILE_CLUSTER) {
 		/* Full: to the full list at this CPU's next slow path. */
@@ -219,24 +257,6 @@ static unsigned long cs_take_locked(struct cs_pcp *pcp, struct swap_info_struct 
 
 #define cs_first_cluster(head) \
 	list_first_entry_or_null(head, struct swap_cluster_info, list)
-
-/*
- * The device has no room on its nonfull, free and frag lists: put back on
- * nonfull the full clusters that have had slots freed since (CS_RELIST_FREE).
- * Context: si->lock held.
- */
-static void cs_sweep_full(struct swap_info_struct *si)
-{
-	struct swap_cluster_info *ci, *tmp;
-
-	lockdep_assert_held(&si->lock);
-	list_for_each_entry_safe(ci, tmp, &si->full_clusters, list) {
-		spin_lock(&ci->lock);
-		if (ci->count < CS_SWAPFILE_CLUSTER)
-			cs_relist(si, ci);
-		spin_unlock(&ci->lock);
-	}
-}
 
 /*
  * The first nonfull cluster of @order, moved to frag (where CPUs' clusters
@@ -543,14 +563,119 @@ static void cs_full_after_alloc(swp_entry_t entry)
 	spin_unlock(&si->lock);
 }
 
+/*
+ * Stock allocation decides "full" from inuse_pages alone (swap_range_alloc():
+ * inuse_pages == pages), and here inuse_pages also counts the CPUs' unspent
+ * credit.  On a device within @nr slots of that count, stock would take the
+ * device out of service while CPUs hold credit for free slots, or allocate
+ * past it (inuse_pages > pages, /proc/swaps Used > Size): review-612.md, D5.
+ * So before stock allocates, such devices get their credit back.
+ * Context: no swap lock held.
+ */
+static void cs_stock_alloc_prepare(unsigned int nr)
+{
+	struct swap_info_struct *si;
+	unsigned int type;
+
+	for (type = 0; type < MAX_SWAPFILES; type++) {
+		si = cs_swap_device(type);
+		if (!si || !READ_ONCE(si->cluster_info) ||
+		    READ_ONCE(si->inuse_pages) + nr < READ_ONCE(si->pages))
+			continue;
+		spin_lock(&si->lock);
+		cs_count(lock_alloc);
+		if (cs_swap_device_attached(si) && si->cluster_info)
+			cs_credit_reclaim(si);
+		spin_unlock(&si->lock);
+	}
+}
+
+/*
+ * After stock allocated on @entry's device: a CPU may have taken credit
+ * between cs_stock_alloc_prepare() and stock's count, so stock may still
+ * have found the device full (or gone past pages): settle it exactly.
+ * Context: no swap lock held.
+ */
+static void cs_stock_alloc_done(swp_entry_t entry)
+{
+	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
+
+	if (!entry.val || !si || !si->cluster_info ||
+	    READ_ONCE(si->inuse_pages) < si->pages)
+		return;
+	spin_lock(&si->lock);
+	cs_count(lock_alloc);
+	if (si->cluster_info && (si->flags & SWP_WRITEOK)) {
+		cs_credit_reclaim(si);
+		if (!si->highest_bit && si->inuse_pages < si->pages)
+			cs_unmark_full(si);
+	}
+	spin_unlock(&si->lock);
+}
+
 /* Stock's allocation, without the slot cache (the module leaves it empty). */
 static unsigned long cs_alloc_stock(int order)
 {
 	swp_entry_t entry = { 0 };
 
 	cs_count(stock_fallback);
+	cs_stock_alloc_prepare(1U << order);
 	cs_sym_call3(CS_SYM_get_swap_pages, 1, &entry, order);
+	cs_stock_alloc_done(entry);
 	return entry.val;
+}
+
+/**
+ * cs_get_swap_page_of_type() - Replacement for get_swap_page_of_type().
+ * @type: the swap device hibernation writes its image to.
+ *
+ * Hibernation allocates one slot at a time with swap count 1 (not
+ * SWAP_HAS_CACHE).  Stock 6.12 does that under si->lock with no slot cache,
+ * so passing it on costs no speed (upstream's 6.15 hibernation slowdown came
+ * with removing the slot cache from this path, which 6.12 never used), and
+ * it is safe beside the module: stock allocation under si->lock meets no
+ * full cluster on frag or nonfull of an order above 0 (cs_take_last()), and
+ * its frees come back to the module (free_swap_slot(),
+ * swap_entry_range_free()).  Only the credit needs settling, as for any
+ * stock allocation.
+ * Context: process context (the hibernation writer); may sleep.
+ * Return: the slot, or 0.
+ */
+swp_entry_t cs_get_swap_page_of_type(int type)
+{
+	swp_entry_t entry;
+
+	cs_hook_enter(CS_SYM_get_swap_page_of_type);
+	cs_stock_alloc_prepare(1);
+	entry.val = cs_sym_call1(CS_SYM_get_swap_page_of_type, type);
+	cs_stock_alloc_done(entry);
+	cs_hook_exit();
+	return entry;
+}
+
+/*
+ * Reserve @nr slots of nr_swap_pages, as get_swap_pages() does: only when
+ * that many are left, so that the count never goes below 0 (SwapFree and
+ * vm_swap_full() read it).
+ */
+static bool cs_reserve_swap_pages(long nr)
+{
+	long avail = atomic_long_read(&nr_swap_pages);
+
+	do {
+		if (avail < nr)
+			return false;
+	} while (!atomic_long_try_cmpxchg(&nr_swap_pages, &avail, avail - nr));
+	return true;
+}
+
+/* mem_cgroup_try_charge_swap(): the charging function is not exported. */
+static int cs_charge_swap(struct folio *folio, swp_entry_t entry)
+{
+	if (mem_cgroup_disabled())
+		return 0;
+	/* An int callee: the upper half of the return register is undefined. */
+	return (int)cs_sym_call2(CS_SYM___mem_cgroup_try_charge_swap, folio, entry.val);
 }
 
 /**
@@ -573,13 +698,15 @@ swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 	cs_hook_enter(CS_SYM_folio_alloc_swap);
 	entry.val = 0;
 	if (order > CS_PMD_ORDER)
-		goto out;
-
-	/* Reserve as get_swap_pages() does; give it back if nothing is found. */
-	if (atomic_long_sub_return(nr, &nr_swap_pages) < 0) {
-		atomic_long_add(nr, &nr_swap_pages);
-		goto out;
+		goto charge;
+	/* Pairs with the smp_store_release() in cs_line_serve_start(). */
+	if (!smp_load_acquire(&cs_alloc_ready)) {
+		entry.val = cs_alloc_stock(order);
+		goto charge;
 	}
+	if (!cs_reserve_swap_pages(nr))
+		goto charge;
+
 	local_lock(&cs_pcp.lock);
 	pcp = this_cpu_ptr(&cs_pcp);
 	entry.val = cs_alloc_fast(pcp, order, &why);
@@ -601,13 +728,15 @@ swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 		else if (order)
 			cs_count_n(large_fail[order], 1);
 	}
-	/* mem_cgroup_try_charge_swap(); the charging function is not exported. */
-	if (entry.val && !mem_cgroup_disabled() &&
-	    cs_sym_call2(CS_SYM___mem_cgroup_try_charge_swap, folio, entry.val)) {
-		cs_sym_call2(CS_SYM_put_swap_folio, folio, entry.val);
+charge:
+	/*
+	 * As folio_alloc_swap(), also without a slot: the memcg counts that as
+	 * a swap "fail" event (memory.swap.events; review-612.md, D6).
+	 */
+	if (cs_charge_swap(folio, entry) && entry.val) {
+		cs_put_folio(folio, entry);
 		entry.val = 0;
 	}
-out:
 	cs_hook_exit();
 	return entry;
 }

@@ -108,6 +108,30 @@ void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci)
 }
 
 /**
+ * cs_sweep_full() - Relist full clusters that have room again.
+ * @si: the device.
+ *
+ * Puts back on nonfull the full clusters that have had slots freed since
+ * they filled (fewer than CS_RELIST_FREE, or they would have moved at the
+ * free): when a device has no room on its nonfull, free and frag lists, and
+ * when the module hands the device back to stock code, which never allocates
+ * from the full list.
+ * Context: si->lock held.
+ */
+void cs_sweep_full(struct swap_info_struct *si)
+{
+	struct swap_cluster_info *ci, *tmp;
+
+	lockdep_assert_held(&si->lock);
+	list_for_each_entry_safe(ci, tmp, &si->full_clusters, list) {
+		spin_lock(&ci->lock);
+		if (ci->count < CS_SWAPFILE_CLUSTER)
+			cs_relist(si, ci);
+		spin_unlock(&ci->lock);
+	}
+}
+
+/**
  * cs_settle_held() - Relist a cluster a CPU filled or set aside.
  * @si: the device the caller has locked.
  * @held: a cs_pcp.filled[][] or cs_pcp.spare[] word, of any CPU.

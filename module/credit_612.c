@@ -122,8 +122,14 @@ void cs_credit_put_locked(struct swap_info_struct *si, struct cs_pcp *pcp, unsig
 	atomic_add(nr, &pcp->credit[si->type]);
 }
 
-/* Back on the avail lists after cs_mark_full(), as swap_range_free() does. */
-static void cs_unmark_full(struct swap_info_struct *si)
+/**
+ * cs_unmark_full() - Back on the avail lists after cs_mark_full().
+ * @si: the device, writable, with highest_bit 0.
+ *
+ * As swap_range_free() does when a free finds the device full.
+ * Context: si->lock held.
+ */
+void cs_unmark_full(struct swap_info_struct *si)
 {
 	lockdep_assert_held(&si->lock);
 	si->lowest_bit = 1;
@@ -132,17 +138,18 @@ static void cs_unmark_full(struct swap_info_struct *si)
 }
 
 /*
- * Return this CPU's pool on @si to inuse_pages, keeping a batch while the
- * device is in service and not full.
+ * Return @pool (one CPU's credit on @si) to inuse_pages, keeping a batch
+ * while the device is in service and not full.  The pool is the one the
+ * caller added to, not "this CPU's" read again: on a preemptible kernel the
+ * caller may have moved CPU since, and credit left behind on the first CPU's
+ * pool would keep try_to_unuse() waiting for ever (review-612.md, D4).
  */
-static void cs_credit_settle(struct swap_info_struct *si)
+static void cs_credit_settle(struct swap_info_struct *si, atomic_t *pool)
 {
-	atomic_t *pool;
 	unsigned int n, keep = 0;
 
 	spin_lock(&si->lock);
 	cs_count(lock_free);
-	pool = raw_cpu_ptr(&cs_pcp.credit[si->type]);
 	n = atomic_xchg(pool, 0);
 	if ((si->flags & SWP_WRITEOK) && si->highest_bit)
 		keep = min_t(unsigned int, n, CS_CREDIT_BATCH);
@@ -164,16 +171,18 @@ static void cs_credit_settle(struct swap_info_struct *si)
  * Settles with inuse_pages under si->lock when the pool is over
  * CS_CREDIT_HIGH, when the device is leaving service (so that swapoff can
  * finish), or when it is marked full (so that it is back in service).
- * Context: no swap lock held; may run with IRQs off; never sleeps.
+ * Context: no swap lock held; may run with IRQs off or preemption on (the
+ * pool is read once: see cs_credit_settle()); never sleeps.
  */
 void cs_credit_put(struct swap_info_struct *si, unsigned int nr)
 {
+	atomic_t *pool = raw_cpu_ptr(&cs_pcp.credit[si->type]);
 	/* A value-returning atomic: a full barrier before the reads below. */
-	int held = atomic_add_return(nr, raw_cpu_ptr(&cs_pcp.credit[si->type]));
+	int held = atomic_add_return(nr, pool);
 
 	if (held > CS_CREDIT_HIGH || !(READ_ONCE(si->flags) & SWP_WRITEOK) ||
 	    !READ_ONCE(si->highest_bit))
-		cs_credit_settle(si);
+		cs_credit_settle(si, pool);
 }
 
 static bool cs_vm_swap_full(void)

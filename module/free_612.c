@@ -34,9 +34,9 @@ static noinline void cs_kcall_slot_free_notify(struct swap_info_struct *si,
 }
 
 /**
- * cs_free_slots_locked() - The final free of @nr slots of one cluster.
+ * cs_release_slots() - Clean up @nr slots of one cluster and set their bytes to 0.
  * @si: the device, with cluster_info.
- * @ci: the cluster, locked by the caller; unlocked on return.
+ * @ci: the cluster, locked by the caller.
  * @offset: the first slot; @nr slots from there lie in one cluster.
  * @nr: slots, 1 or a folio's.
  *
@@ -44,16 +44,14 @@ static noinline void cs_kcall_slot_free_notify(struct swap_info_struct *si,
  * gone and only the freeing caller holds it.  Everything that names the
  * slots (zswap entry, zram data, zeromap bit, shadow entries, memcg charge)
  * is dropped before the bytes go to 0, under ci->lock: an allocation needs
- * that lock, so no new owner of the slots can see a stale copy.  The
- * cluster then moves list if its count calls for it, and the slots go back
- * to nr_swap_pages and this CPU's inuse_pages credit.
- * Context: ci->lock held, no other swap lock; may run under a page-table
- * lock or with IRQs off; never sleeps.
+ * that lock, so no new owner of the slots can see a stale copy.  Stock 6.12
+ * does these clean-ups after the bytes (swap_entry_range_free()), which is
+ * safe only beside allocators that hold si->lock: review-612.md, D1.
+ * Context: ci->lock held; never sleeps.
  */
-static void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluster_info *ci,
-				 unsigned long offset, unsigned int nr)
+static void cs_release_slots(struct swap_info_struct *si, struct swap_cluster_info *ci,
+			     unsigned long offset, unsigned int nr)
 {
-	unsigned char *map = si->swap_map + offset;
 	unsigned int i;
 
 	lockdep_assert_held(&ci->lock);
@@ -70,19 +68,42 @@ static void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluste
 		cs_sym_call2(CS_SYM___mem_cgroup_uncharge_swap,
 			     swp_entry(si->type, offset).val, nr);
 
-	memset(map, 0, nr);
+	memset(si->swap_map + offset, 0, nr);
 	ci->count -= nr;
 	/* As swap_range_free(): try_to_unuse() sees the counts after the clean-ups. */
 	smp_wmb();
 	atomic_long_add(nr, &nr_swap_pages);
 	cs_count_n(freed, nr);
+}
 
-	/*
-	 * Empty -> free; full or frag with CS_RELIST_FREE slots free -> nonfull
-	 * (dec_cluster_info_page() moves at the first free; see alloc.h).
-	 */
-	if (!ci->count || ((ci->flags & (CLUSTER_FLAG_FULL | CLUSTER_FLAG_FRAG)) &&
-			   CS_SWAPFILE_CLUSTER - ci->count >= CS_RELIST_FREE)) {
+/*
+ * Whether a cluster that just had slots freed must change lists: empty ->
+ * free; full or frag with CS_RELIST_FREE slots free -> nonfull
+ * (dec_cluster_info_page() moves at the first free; see alloc.h).
+ */
+static bool cs_freed_needs_relist(struct swap_cluster_info *ci)
+{
+	return !ci->count || ((ci->flags & (CLUSTER_FLAG_FULL | CLUSTER_FLAG_FRAG)) &&
+			      CS_SWAPFILE_CLUSTER - ci->count >= CS_RELIST_FREE);
+}
+
+/**
+ * cs_free_slots_locked() - The final free of @nr slots of one cluster.
+ * @si: the device, with cluster_info.
+ * @ci: the cluster, locked by the caller; unlocked on return.
+ * @offset: the first slot; @nr slots from there lie in one cluster.
+ * @nr: slots, 1 or a folio's.
+ *
+ * cs_release_slots(), then the cluster moves list if its count calls for
+ * it, and the slots go back to this CPU's inuse_pages credit.
+ * Context: ci->lock held, no other swap lock; may run under a page-table
+ * lock or with IRQs off; never sleeps.
+ */
+static void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluster_info *ci,
+				 unsigned long offset, unsigned int nr)
+{
+	cs_release_slots(si, ci, offset, nr);
+	if (cs_freed_needs_relist(ci)) {
 		if (cs_trylock_si_under_ci(si, ci)) {
 			cs_relist(si, ci);
 			spin_unlock(&si->lock);
@@ -184,35 +205,101 @@ void cs_swapcache_free_entries(swp_entry_t *entries, int n)
 }
 
 /**
- * cs_put_swap_folio() - Replacement for put_swap_folio().
- * @folio: a folio leaving the swap cache.
+ * cs_put_folio() - What put_swap_folio() does, with the module's final free.
+ * @folio: a folio leaving the swap cache, or one whose charge failed.
  * @entry: its first swap entry.
  *
  * A large folio whose slots are referenced by the cache alone is freed as
  * one range here (stock takes si->lock for it and skips zswap).  Anything
  * else goes to stock put_swap_folio(), which drops the cache reference under
  * ci->lock and sends each slot that reaches 0 to free_swap_slot(), that is to
- * cs_free_swap_slot().
+ * cs_free_swap_slot(); should its own re-check find the whole range cached,
+ * its swap_entry_range_free() comes to cs_swap_entry_range_free().
  * Context: under a page-table lock or the folio lock; never sleeps.
  */
-void cs_put_swap_folio(struct folio *folio, swp_entry_t entry)
+void cs_put_folio(struct folio *folio, swp_entry_t entry)
 {
 	unsigned int nr = folio_nr_pages(folio);
 	unsigned long offset = swp_offset(entry);
 	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
 	struct swap_cluster_info *ci;
 
-	cs_hook_enter(CS_SYM_put_swap_folio);
 	if (nr > 1 && si && si->cluster_info && offset < si->max) {
 		ci = cs_cluster_of(si, offset);
 		spin_lock(&ci->lock);
 		if (cs_only_cached(si, offset, nr)) {
 			cs_free_slots_locked(si, ci, offset, nr);	/* unlocks */
-			goto out;
+			return;
 		}
 		spin_unlock(&ci->lock);
 	}
 	cs_sym_call2(CS_SYM_put_swap_folio, folio, entry.val);
+}
+
+/**
+ * cs_put_swap_folio() - Replacement for put_swap_folio(): cs_put_folio().
+ * @folio: a folio leaving the swap cache.
+ * @entry: its first swap entry.
+ *
+ * Context: as cs_put_folio().
+ */
+void cs_put_swap_folio(struct folio *folio, swp_entry_t entry)
+{
+	cs_hook_enter(CS_SYM_put_swap_folio);
+	cs_put_folio(folio, entry);
+	cs_hook_exit();
+}
+
+/**
+ * cs_swap_entry_range_free() - Replacement for swap_entry_range_free().
+ * @si: the device, locked by the caller.
+ * @entry: the first slot of the range.
+ * @nr: slots, in one cluster, each held by the swap cache alone.
+ *
+ * The final free that stock code still makes while the module serves: the
+ * reclaim worker and stock allocation reclaiming cache-only slots
+ * (__try_to_reclaim_swap() with TTRS_DIRECT), a zapped range freed in one
+ * batch (__swap_entries_free()), stock put_swap_folio()'s large-folio path,
+ * and a slot-cache drain that started before the switch.  Stock sets the
+ * bytes to 0 first and cleans up after, under si->lock alone, while the
+ * module's fast path allocates under ci->lock alone: the slot could go to a
+ * new owner whose zram data, zeromap bit or memcg charge the late clean-up
+ * would then destroy (review-612.md, D1).  Here the clean-ups come first,
+ * under ci->lock, as in every module free; the caller already holds
+ * si->lock, so the list move and inuse_pages are done directly.
+ * Devices without cluster_info are the module's only through this hook:
+ * they go to the original.
+ * Context: si->lock held (every stock caller takes it); never sleeps.
+ */
+void cs_swap_entry_range_free(struct swap_info_struct *si, swp_entry_t entry,
+			      unsigned int nr)
+{
+	unsigned long offset = swp_offset(entry);
+	struct swap_cluster_info *ci;
+
+	cs_hook_enter(CS_SYM_swap_entry_range_free);
+	lockdep_assert_held(&si->lock);
+	if (!si->cluster_info) {
+		cs_sym_call3(CS_SYM_swap_entry_range_free, si, entry.val, nr);
+		goto out;
+	}
+	ci = cs_cluster_of(si, offset);
+	spin_lock(&ci->lock);
+	if (WARN_ONCE(!cs_only_cached(si, offset, nr),
+		      "clusterswap: stock freeing swap slots %u:%lu+%u not held by the cache alone\n",
+		      si->type, offset, nr)) {
+		spin_unlock(&ci->lock);
+		goto out;
+	}
+	cs_release_slots(si, ci, offset, nr);
+	cs_count(stock_final_free);
+	if (cs_freed_needs_relist(ci))
+		cs_relist(si, ci);
+	spin_unlock(&ci->lock);
+	/* As swap_range_free(): these slots were counted in inuse_pages. */
+	WRITE_ONCE(si->inuse_pages, si->inuse_pages - min(nr, si->inuse_pages));
+	if (!si->highest_bit && (si->flags & SWP_WRITEOK))
+		cs_unmark_full(si);
 out:
 	cs_hook_exit();
 }

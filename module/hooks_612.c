@@ -3,7 +3,8 @@
  * The 6.12 line: which functions are redirected or observed.  Each
  * replacement has the exact prototype of the function it replaces
  * (include/linux/swap.h, include/linux/swap_slots.h of 6.12), because it
- * returns straight to that function's caller.  They live in alloc_612.c and
+ * returns straight to that function's caller (swap_entry_range_free() is
+ * static: its prototype is mm/swapfile.c's).  They live in alloc_612.c and
  * free_612.c.
  */
 #include <linux/swap.h>
@@ -12,17 +13,6 @@
 #include <clusterswap/alloc.h>
 #include <clusterswap/hooks.h>
 
-static swp_entry_t cs_get_swap_page_of_type(int type)
-{
-	swp_entry_t entry;
-
-	/* Hibernation: rare, and stock's allocation is correct beside ours. */
-	cs_hook_enter(CS_SYM_get_swap_page_of_type);
-	entry.val = cs_sym_call1(CS_SYM_get_swap_page_of_type, type);
-	cs_hook_exit();
-	return entry;
-}
-
 struct cs_hook cs_redirects[] = {
 	{ CS_SYM_folio_alloc_swap, cs_folio_alloc_swap },
 	{ CS_SYM_free_swap_slot, cs_free_swap_slot },
@@ -30,6 +20,11 @@ struct cs_hook cs_redirects[] = {
 	{ CS_SYM_free_swap_and_cache_nr, cs_free_swap_and_cache_nr },
 	{ CS_SYM_swapcache_free_entries, cs_swapcache_free_entries },
 	{ CS_SYM_get_swap_page_of_type, cs_get_swap_page_of_type },
+	/*
+	 * Static, out of line in Debian's build, called with si->lock held:
+	 * stock's own final free, made safe beside the fast path (D1).
+	 */
+	{ CS_SYM_swap_entry_range_free, cs_swap_entry_range_free },
 };
 
 const unsigned int cs_nr_redirects = ARRAY_SIZE(cs_redirects);

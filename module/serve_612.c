@@ -66,6 +66,14 @@ static void cs_release_device(struct swap_info_struct *si)
 	}
 	if (cs_swap_device_attached(si)) {
 		cs_credit_reclaim(si);
+		/*
+		 * Stock never allocates from the full list, and the module
+		 * leaves up to CS_RELIST_FREE - 1 free slots on it: without
+		 * this, stock would call swap full with room left
+		 * (review-612.md, D3).
+		 */
+		if (si->cluster_info)
+			cs_sweep_full(si);
 	} else {
 		/* Detached: inuse_pages is gone with it; drop stale credit. */
 		for_each_possible_cpu(cpu)
@@ -154,15 +162,50 @@ static void cs_takeover(struct work_struct *work)
 
 static DECLARE_WORK(cs_takeover_work, cs_takeover);
 
+/*
+ * Whether the allocator hands out slots itself; until then, while the switch
+ * is on, cs_folio_alloc_swap() passes allocations to stock get_swap_pages().
+ * Set once no stock final free that began before the switch went on can
+ * still be running: see cs_line_serve_start().
+ */
+bool cs_alloc_ready;
+
+/*
+ * Every stock final free (swap_entry_range_free()) runs with its device's
+ * si->lock held from before it is called until after it returns.  So once
+ * cs_enabled is set and every si->lock has been taken and released, any
+ * such call either finished or saw cs_enabled and came to the module's
+ * replacement.  Before that, the fast path could hand out a slot whose
+ * stock clean-ups are still to come (review-612.md, D1, at switch-on).
+ */
+static void cs_fence_stock_frees(void)
+{
+	struct swap_info_struct *si;
+	unsigned int type;
+
+	for (type = 0; type < MAX_SWAPFILES; type++) {
+		si = cs_swap_device(type);
+		if (!si)
+			continue;
+		spin_lock(&si->lock);
+		spin_unlock(&si->lock);
+	}
+}
+
 /**
- * cs_line_serve_start() - The switch went on: take over from the slot cache.
+ * cs_line_serve_start() - The switch went on: take over, then allocate.
  *
- * cs_enabled is set, so new calls of the entry points come here; the cache is
- * not refilled while the module serves, since folio_alloc_swap() is ours too.
+ * cs_enabled is set, so new calls of the entry points come here.  The module
+ * allocates once stock final frees in flight are fenced; then it takes over
+ * from the slot cache, which is not refilled while the module serves, since
+ * folio_alloc_swap() is the module's too.
  * Context: process context; the switch lock held.
  */
 void cs_line_serve_start(void)
 {
+	cs_fence_stock_frees();
+	/* Pairs with the smp_load_acquire() in cs_folio_alloc_swap(). */
+	smp_store_release(&cs_alloc_ready, true);
 	schedule_work(&cs_takeover_work);
 }
 
@@ -175,6 +218,7 @@ void cs_line_serve_start(void)
  */
 void cs_line_serve_stop(void)
 {
+	WRITE_ONCE(cs_alloc_ready, false);
 	cs_release_devices(false);
 }
 

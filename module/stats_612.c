@@ -50,6 +50,7 @@ void cs_line_show_stats(struct seq_file *m)
 	seq_printf(m, "alloc.stock_fallback %lu\n", cs_sum(stock_fallback));
 	seq_printf(m, "alloc.round_robin %lu\n", cs_sum(round_robin));
 	seq_printf(m, "freed %lu\n", cs_sum(freed));
+	seq_printf(m, "freed.stock_final_free %lu\n", cs_sum(stock_final_free));
 	seq_printf(m, "zswap_invalidate %lu\n", cs_sum(zswap_invalidate));
 	seq_printf(m, "list_moves %lu\n", cs_sum(list_moves));
 	seq_printf(m, "alloc.in_use_skipped %lu\n", cs_sum(in_use_skipped));

@@ -45,6 +45,7 @@ static const char * const cs_sym_names[CS_NR_SYMS] = {
 	[CS_SYM___del_from_avail_list] = "__del_from_avail_list",
 	[CS_SYM_swap_avail_heads] = "swap_avail_heads",
 	[CS_SYM_total_swap_pages] = "total_swap_pages",
+	[CS_SYM_swap_entry_range_free] = "swap_entry_range_free",
 #else
 	[CS_SYM_free_swap_and_cache] = "free_swap_and_cache",
 	[CS_SYM___frontswap_invalidate_area] = "__frontswap_invalidate_area",

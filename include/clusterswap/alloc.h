@@ -123,6 +123,7 @@ struct cs_stats {
 	unsigned long credit_take;		/* batches of inuse_pages credit taken */
 	unsigned long credit_return;		/* credit handed back to inuse_pages */
 	unsigned long freed;			/* slots freed */
+	unsigned long stock_final_free;		/* stock swap_entry_range_free() calls served */
 	unsigned long zswap_invalidate;		/* zswap_invalidate() calls */
 	unsigned long full;			/* devices found full, taken off the avail list */
 };
@@ -139,11 +140,13 @@ void cs_credit_put(struct swap_info_struct *si, unsigned int nr);
 void cs_credit_put_locked(struct swap_info_struct *si, struct cs_pcp *pcp, unsigned int nr);
 unsigned long cs_credit_reclaim(struct swap_info_struct *si);
 void cs_mark_full(struct swap_info_struct *si);
+void cs_unmark_full(struct swap_info_struct *si);
 
 /* clusters_612.c */
 bool cs_trylock_si_under_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_relock_si_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci);
+void cs_sweep_full(struct swap_info_struct *si);
 void cs_settle_held(struct swap_info_struct *si, unsigned long *held);
 void cs_settle_cpu(struct swap_info_struct *si, struct cs_pcp *pcp, int order);
 bool cs_held_by_a_cpu(struct swap_info_struct *si, unsigned long idx);
@@ -166,6 +169,7 @@ static inline unsigned long cs_cluster_index(struct swap_info_struct *si,
 
 /* free_612.c */
 void cs_free_slots(struct swap_info_struct *si, unsigned long offset, unsigned int nr);
+void cs_put_folio(struct folio *folio, swp_entry_t entry);
 
 /* The replacements (alloc_612.c, free_612.c), listed in hooks_612.c. */
 swp_entry_t cs_folio_alloc_swap(struct folio *folio);
@@ -173,6 +177,12 @@ void cs_free_swap_slot(swp_entry_t entry);
 void cs_put_swap_folio(struct folio *folio, swp_entry_t entry);
 void cs_free_swap_and_cache_nr(swp_entry_t entry, int nr);
 void cs_swapcache_free_entries(swp_entry_t *entries, int n);
+swp_entry_t cs_get_swap_page_of_type(int type);
+void cs_swap_entry_range_free(struct swap_info_struct *si, swp_entry_t entry,
+			      unsigned int nr);
+
+/* serve_612.c: whether the module allocates (the switch is on and settled). */
+extern bool cs_alloc_ready;
 
 /* serve_612.c: device references (get_swap_device()'s protocol, no offset check) */
 bool cs_get_device(struct swap_info_struct *si);

@@ -48,6 +48,7 @@ enum cs_sym {
 	CS_SYM___del_from_avail_list,
 	CS_SYM_swap_avail_heads,
 	CS_SYM_total_swap_pages,
+	CS_SYM_swap_entry_range_free,
 #else
 	CS_SYM_free_swap_and_cache,
 	CS_SYM___frontswap_invalidate_area,
