@@ -54,6 +54,14 @@ zram_swap() {
 	swapon ${3:+-p "$3"} "/dev/zram$1" || fail "swapon zram$1"
 }
 
+# virtio_disk: the test's virtio disk (DISK_<test>) as /dev/vda.
+virtio_disk() {
+	[ -b /dev/vda ] || modprobe virtio_blk  # built in on the debug kernel
+	_i=0
+	while [ ! -b /dev/vda ] && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+	[ -b /dev/vda ] || fail "no /dev/vda"
+}
+
 swap_clear() {
 	swapoff -a
 	for z in /sys/block/zram*; do

@@ -5,7 +5,7 @@
 # (systemd-modules-load on Debian 13, /etc/init.d/kmod on a Debian 12 without
 # systemd, as the README says); "apt purge" removes it and leaves nothing
 # behind.
-TIMEOUT_deb=600
+TIMEOUT_deb=900
 
 # What loads modules at boot: systemd-modules-load.service runs this binary;
 # without systemd, Debian 12's kmod init script does the same from

@@ -3,7 +3,7 @@
  * verifier: push anonymous memory through swap and prove every byte comes
  * back.
  *
- *   verifier [-t THREADS] [-m MIB] [-p PASSES] [-d SECONDS] [-s SEED] [-H] [-c]
+ *   verifier [-t THREADS] [-m MIB] [-p PASSES] [-d SECONDS] [-s SEED] [-H] [-c] [-z N]
  *
  * Each thread maps MIB/THREADS MiB of private anonymous memory and writes a
  * pattern into it: word i of the page at address A in pass P holds
@@ -21,6 +21,10 @@
  * -H allows transparent huge pages on the region (default: MADV_NOHUGEPAGE).
  * -c makes pages compressible (zswap rejects pages that do not compress):
  * only the first 16 words vary, the rest repeat the page's base value.
+ * -z N makes one page in N all zeros, a different one in each pass (the
+ * kernel keeps such pages in swap as a zeromap bit, with no data written):
+ * a zero page that comes back with data, or a data page that comes back
+ * zeroed, is a bad page.
  */
 #define _GNU_SOURCE
 #include <inttypes.h>
@@ -44,6 +48,7 @@ static unsigned int min_passes = 3;
 static double duration;
 static int allow_thp;
 static int compressible;
+static unsigned long zero_every;
 
 static atomic_ulong pages_checked;
 static atomic_ulong bad_pages;
@@ -83,9 +88,17 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Word i of a page whose pattern starts at base. */
-static uint64_t expect(uint64_t base, size_t i)
+/* Whether the page at @page is all zeros in @pass (-z). */
+static int zero_page(const uint64_t *page, uint64_t pass)
 {
+	return zero_every && ((uintptr_t)page / PAGE + pass) % zero_every == 0;
+}
+
+/* Word i of a page whose pattern starts at base. */
+static uint64_t expect(const uint64_t *page, uint64_t pass, uint64_t base, size_t i)
+{
+	if (zero_page(page, pass))
+		return 0;
 	return compressible && i >= 16 ? base : base + i * K;
 }
 
@@ -94,7 +107,7 @@ static void fill(uint64_t *page, uint64_t pass)
 	uint64_t base = mix((uint64_t)(uintptr_t)page, pass);
 
 	for (size_t i = 0; i < WORDS; i++)
-		page[i] = expect(base, i);
+		page[i] = expect(page, pass, base, i);
 }
 
 static void check(const struct worker *w, const uint64_t *page, uint64_t pass)
@@ -102,13 +115,14 @@ static void check(const struct worker *w, const uint64_t *page, uint64_t pass)
 	uint64_t base = mix((uint64_t)(uintptr_t)page, pass);
 
 	for (size_t i = 0; i < WORDS; i++) {
-		if (page[i] == expect(base, i))
+		if (page[i] == expect(page, pass, base, i))
 			continue;
 		atomic_fetch_add(&bad_pages, 1);
 		if (atomic_exchange(&first_reported, 1) == 0)
 			printf("verifier: first bad page: thread %d addr %p pass %" PRIu64
 			       " word %zu expected %#" PRIx64 " found %#" PRIx64 "\n",
-			       w->id, (const void *)page, pass, i, expect(base, i), page[i]);
+			       w->id, (const void *)page, pass, i,
+			       expect(page, pass, base, i), page[i]);
 		return;
 	}
 }
@@ -157,7 +171,7 @@ int main(int argc, char **argv)
 	int opt;
 
 	signal(SIGUSR1, on_usr1);
-	while ((opt = getopt(argc, argv, "t:m:p:d:s:Hc")) != -1) {
+	while ((opt = getopt(argc, argv, "t:m:p:d:s:Hcz:")) != -1) {
 		switch (opt) {
 		case 't': threads = strtoul(optarg, NULL, 0); break;
 		case 'm': mib = strtoul(optarg, NULL, 0); break;
@@ -166,8 +180,9 @@ int main(int argc, char **argv)
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'H': allow_thp = 1; break;
 		case 'c': compressible = 1; break;
+		case 'z': zero_every = strtoul(optarg, NULL, 0); break;
 		default:
-			fprintf(stderr, "usage: verifier [-t threads] [-m MiB] [-p passes] [-d seconds] [-s seed] [-H] [-c]\n");
+			fprintf(stderr, "usage: verifier [-t threads] [-m MiB] [-p passes] [-d seconds] [-s seed] [-H] [-c] [-z N]\n");
 			return 2;
 		}
 	}

@@ -29,7 +29,7 @@ mkdir -p "$job/bin"
 "$here/root-warm.sh" "$suite"
 ko=$("$here/build.sh" "$suite" "$kver" | tail -n 1)
 cp "$ko" "$job/clusterswap.ko"
-for fixture in squatter corrupter; do
+for fixture in squatter corrupter widener; do
 	ko=$("$here/build.sh" "$suite" "$kver" "$top/tests/guest/$fixture" | tail -n 1)
 	cp "$ko" "$job/"
 done
@@ -65,33 +65,37 @@ tcg_mode() {
 	sed -n "s/^TCG_$1=//p" "$top/tests/guest/t_$1.sh"
 }
 
-# A test's own boot may ask for more CPUs (SMP_<test>=N) and a virtio disk
-# of N MiB (DISK_<test>=N, /dev/vda in the guest).
+# A test's own boot may ask for more CPUs (SMP_<test>=N), a virtio disk of
+# N MiB (DISK_<test>=N, /dev/vda in the guest) and more kernel command line
+# (APPEND_<test>="preempt=full").
 directive() {
 	sed -n "s/^$1_$2=//p" "$top/tests/guest/t_$2.sh" | tr -d '"'
 }
 
 # run_group MODE TEST...: one boot running TEST... Appends to $all_results.
 run_group() {
-	local mode=$1 limit=60 t t_limit smp=2 disk= extra=
+	local mode=$1 limit=60 t t_limit smp=2 disk= extra= append=
 	shift
 	if [ $# = 1 ]; then
 		smp=$(directive SMP "$1")
 		disk=$(directive DISK "$1")
+		append=$(directive APPEND "$1")
 	fi
 	if [ -n "$disk" ]; then
 		rm -f "$job/disk.img"
 		truncate -s "${disk}M" "$job/disk.img"
-		extra="-drive file=$job/disk.img,if=virtio,format=raw"
+		# discard=unmap: the guest may discard (swapon --discard), and the
+		# sparse image gives the space back.
+		extra="-drive file=$job/disk.img,if=virtio,format=raw,discard=unmap"
 	fi
 	for t in "$@"; do
 		t_limit=$(sed -n "s/^TIMEOUT_$t=//p" "$top/tests/guest/t_$t.sh")
 		limit=$((limit + ${t_limit:-120} * scale + 20))
 	done
 	echo "$@" >"$job/tests"
-	echo "suite: booting $kver ($mode-threaded TCG, ${smp:-2} CPUs${disk:+, ${disk} MiB disk}) with: $*"
+	echo "suite: booting $kver ($mode-threaded TCG, ${smp:-2} CPUs${disk:+, ${disk} MiB disk}${append:+, $append}) with: $*"
 	local start=$(date +%s)
-	if ! VM_TCG_THREAD=$mode VM_SMP=${smp:-2} VM_QEMU_EXTRA=$extra \
+	if ! VM_TCG_THREAD=$mode VM_SMP=${smp:-2} VM_QEMU_EXTRA=$extra VM_APPEND=$append \
 		"$here/run-vm.sh" "$suite" "$kver" "$job" "$limit"; then
 		[ -f "$job/out/console.log" ] && tail -n 60 "$job/out/console.log"
 		cat "$job/out/results" >>"$all_results" 2>/dev/null

@@ -1,0 +1,48 @@
+# Zero-filled pages mixed with data pages come back intact (6.12 keeps a
+# zero page as a zeromap bit and writes nothing), with the module on and with
+# the switch flipping: through zram, and through a non-rotational virtio disk
+# swapped on with discard, which the module serves too (clusters, discard of
+# freed clusters).  A zeromap bit cleared for the wrong owner, or left for
+# one, shows as a bad page.
+TIMEOUT_zero_pages=420
+DISK_zero_pages=384
+BOOT_zero_pages=own
+test_zero_pages() {
+	zram_swap 0 512M
+	cs_load
+	cs_set 1
+	memcg zero 64
+	in_memcg zero $BIN/verifier -t 4 -m 192 -p 3 -z 3 -s 81
+	verifier_ok $? "with zero pages through zram"
+	[ "$(cs_line)" = 6.12 ] && cs_stats_note alloc.total alloc.fast freed
+	cs_check_ok "zero pages through zram"
+	swapoff /dev/zram0 || fail "swapoff zram0"
+
+	virtio_disk
+	echo 0 >/sys/block/vda/queue/rotational || fail "cannot mark the virtio disk non-rotational"
+	[ "$(cat /sys/block/vda/queue/discard_max_bytes)" -gt 0 ] ||
+		fail "the virtio disk offers no discard (QEMU drive without discard=unmap?)"
+	mkswap /dev/vda >/dev/null || fail "mkswap vda"
+	swapon --discard /dev/vda || fail "swapon --discard /dev/vda"
+	a0=$(cs_stat alloc.total)
+	in_memcg_bg zero $BIN/verifier -t 4 -m 192 -p 3 -d 40 -z 3 -s 82
+	pid=$bg_pid
+	sleep 5
+	flip_for 20
+	cs_set 1
+	wait $pid
+	verifier_ok $? "with zero pages through an SSD with discard, switch flipping"
+	note "flipped the switch $flips times"
+	cs_set 0
+	in_memcg zero $BIN/verifier -t 4 -m 192 -p 2 -z 3 -s 83
+	verifier_ok $? "with zero pages through an SSD with discard, module off"
+	discards=$(awk '{print $12}' /sys/block/vda/stat)
+	note "vda: $discards discard requests completed"
+	[ "${discards:-0}" -gt 0 ] || fail "no discard reached the disk"
+	if [ "$(cs_line)" = 6.12 ]; then
+		cs_stats_note alloc.total alloc.fast alloc.stock_fallback freed
+		[ "$(cs_stat alloc.total)" -gt "$a0" ] || fail "the module allocated nothing on the SSD"
+	fi
+	cs_check_ok "zero pages through an SSD with discard"
+	cs_unload
+}
