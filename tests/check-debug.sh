@@ -32,11 +32,13 @@ tests=${TESTS:-$(echo $all)}
 
 passed=0
 failed=0
+skipped=0
 while read -r line; do
 	echo "$line"
 	case $line in
 	PASS\ *) passed=$((passed + 1)) ;;
 	FAIL\ *) failed=$((failed + 1)) ;;
+	SKIP\ *) skipped=$((skipped + 1)) ;;
 	esac
 done < <(SUITE_KVER=$release SUITE_DEBUG=1 SUITE_TIME_SCALE=${SUITE_TIME_SCALE:-8} VM_MEM=3G \
 	VM_KERNEL=$CLUSTERSWAP_CACHE/debug-612/bzImage \
@@ -44,5 +46,5 @@ done < <(SUITE_KVER=$release SUITE_DEBUG=1 SUITE_TIME_SCALE=${SUITE_TIME_SCALE:-
 	VM_APPEND="zram.num_devices=4" \
 	"$top/tests/vm/suite.sh" trixie $tests 2>&1)
 echo "took $(( $(date +%s) - t0 ))s"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -11,7 +11,8 @@
 #   CLUSTERSWAP_CACHE      where build roots and outputs live (~/.cache/clusterswap)
 #
 # On a fresh Debian 12 machine, as root, it installs what it needs.  Ends with
-# one line "N passed, N failed"; exits non-zero if anything failed.
+# one line "N passed, N failed, N skipped" (each skip named above it, with
+# its reason); exits non-zero if anything failed.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-all}
@@ -19,13 +20,17 @@ KERNELS=${KERNELS:-6.12 6.1}
 export CLUSTERSWAP_CACHE=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 passed=0
 failed=0
+skipped=0
 failures=
+skips=
 t0=$(date +%s)
 
 result() {
 	echo "$1"
 	case $1 in
 	PASS*) passed=$((passed + 1)) ;;
+	SKIP*) skipped=$((skipped + 1)); skips="$skips
+  ${1#SKIP }" ;;
 	*) failed=$((failed + 1)); failures="$failures
   $1" ;;
 	esac
@@ -159,7 +164,7 @@ if [ "$mode" = all ]; then
 		section "VM: $s"
 		while read -r line; do
 			case $line in
-			PASS\ * | FAIL\ *) result "$line" ;;
+			PASS\ * | FAIL\ * | SKIP\ *) result "$line" ;;
 			*) echo "$line" ;;
 			esac
 		done < <("$top/tests/vm/suite.sh" "$s" $tests 2>&1)
@@ -167,7 +172,8 @@ if [ "$mode" = all ]; then
 fi
 
 section "summary"
+[ -n "$skips" ] && echo "skipped:$skips"
 [ -n "$failures" ] && echo "failed:$failures"
-echo "took $(( $(date +%s) - t0 ))s"
-echo "$passed passed, $failed failed"
+echo "took $(( $(date +%s) - t0 ))s ($(( ($(date +%s) - t0) / 60 )) min $(( ($(date +%s) - t0) % 60 )) s)"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -5,7 +5,7 @@
 # counts a memory.swap.events "fail", with the module on as with it off.
 # Every page verifies.
 TIMEOUT_fragmented_swap=420
-LINES_fragmented_swap="6.12"
+NEEDS_fragmented_swap=allocator
 
 # holes_start SEED: zram0 filled, every other slot freed; $holes_pid keeps
 # the rest until holes_end.

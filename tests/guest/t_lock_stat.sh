@@ -5,7 +5,7 @@
 # module took in the tests before; a report there fails them.
 TIMEOUT_lock_stat=600
 DEBUG_lock_stat=only
-LINES_lock_stat="6.12"
+NEEDS_lock_stat=allocator
 # The lock_stat lines of the classes named "&p->lock" (lockdep numbers
 # same-named classes "#2", "#3"...; on Debian 6.12 si->lock is "&p->lock#2"):
 # the class line, then its contention points (caller, count) when it had

@@ -3,7 +3,7 @@
 # has no clusters and stays with the stock allocator: first it waits at a
 # lower priority, then it is put first and serves the load itself.  Every
 # page comes back intact either way.
-LINES_multi_device="6.12"
+NEEDS_multi_device=allocator
 TIMEOUT_multi_device=400
 BOOT_multi_device=own
 DISK_multi_device=320

@@ -8,7 +8,7 @@ APPEND_preempt_full="preempt=full"
 BOOT_preempt_full=own
 # Loads and unloads under load: see tcg_mode() in tests/vm/suite.sh.
 TCG_preempt_full=single
-LINES_preempt_full="6.12"
+NEEDS_preempt_full=allocator
 test_preempt_full() {
 	grep -q '(full)' /sys/kernel/debug/sched/preempt ||
 		fail "not a preempt=full boot: $(cat /sys/kernel/debug/sched/preempt)"

@@ -7,7 +7,7 @@
 TIMEOUT_rotational_first=420
 DISK_rotational_first=64
 BOOT_rotational_first=own
-LINES_rotational_first="6.12"
+NEEDS_rotational_first=allocator
 test_rotational_first() {
 	T=/sys/kernel/mm/transparent_hugepage
 	virtio_disk

@@ -6,7 +6,7 @@
 # round_robin=0 the stock order is back: the second device stays unused.
 # The knob takes exactly 0 or 1, and every page is verified.
 TIMEOUT_round_robin=240
-LINES_round_robin="6.12"
+NEEDS_round_robin=allocator
 
 # rr_run SEED: the verifier through both devices; $peaks: their peaks in KiB.
 rr_run() {

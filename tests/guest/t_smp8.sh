@@ -6,7 +6,7 @@
 TIMEOUT_smp8=420
 SMP_smp8=8
 BOOT_smp8=own
-LINES_smp8="6.12"
+NEEDS_smp8=allocator
 test_smp8() {
 	[ "$(nproc)" = 8 ] || fail "booted with $(nproc) CPUs, want 8"
 	zram_swap 0 2G

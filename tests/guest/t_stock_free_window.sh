@@ -11,7 +11,7 @@
 # off the fixture counts hits (its probe is live).  Every page, zero-filled
 # ones included, verifies both ways.
 TIMEOUT_stock_free_window=420
-LINES_stock_free_window="6.12"
+NEEDS_stock_free_window=allocator
 
 # fill_device SEED: fill what is left of zram0 for 2 s, from outside the
 # memcg: the device runs full, which schedules the reclaim worker.

@@ -3,7 +3,7 @@
 # of the leaving device back (the module stops allocating there, fences, and
 # returns its inuse_pages credit), swapon puts it back in service, and every
 # page comes back intact.
-LINES_swapoff_cycles="6.12"
+NEEDS_swapoff_cycles=allocator
 TIMEOUT_swapoff_cycles=400
 test_swapoff_cycles() {
 	zram_swap 0 512M 5

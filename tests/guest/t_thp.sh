@@ -3,7 +3,7 @@
 # swpout_fallback counters are printed side by side, and every page comes
 # back intact.  With the module on, 64 KiB folios are allocated by it.
 TIMEOUT_thp=360
-LINES_thp="6.12"
+NEEDS_thp=allocator
 thp_run() {
 	o64=$(thp_stat 64kB swpout); f64=$(thp_stat 64kB swpout_fallback)
 	o2m=$(thp_stat 2048kB swpout); f2m=$(thp_stat 2048kB swpout_fallback)

@@ -2,7 +2,7 @@
 # are back to where they started within 1 s with the module on (it
 # invalidates the zswap copy the moment a slot is freed).  Stock's figure on
 # the same workload is printed beside it.
-LINES_zswap="6.12"
+NEEDS_zswap=allocator
 TIMEOUT_zswap=300
 BOOT_zswap=own
 zswap_stored() {

@@ -95,7 +95,7 @@ run_group() {
 	echo "$@" >"$job/tests"
 	echo "suite: booting $kver ($mode-threaded TCG, ${smp:-2} CPUs${disk:+, ${disk} MiB disk}${append:+, $append}) with: $*"
 	local start=$(date +%s)
-	if ! VM_TCG_THREAD=$mode VM_SMP=${smp:-2} VM_QEMU_EXTRA=$extra VM_APPEND=$append \
+	if ! VM_TCG_THREAD=$mode VM_SMP=${smp:-2} VM_QEMU_EXTRA=$extra VM_APPEND="${VM_APPEND:-} $append" \
 		"$here/run-vm.sh" "$suite" "$kver" "$job" "$limit"; then
 		[ -f "$job/out/console.log" ] && tail -n 60 "$job/out/console.log"
 		cat "$job/out/results" >>"$all_results" 2>/dev/null
@@ -125,20 +125,30 @@ boot_mode() {
 	sed -n "s/^BOOT_$1=//p" "$top/tests/guest/t_$1.sh"
 }
 
+# What each kernel line's module provides, the one list tests are gated on
+# (NEEDS_<test>): "allocator" is the cluster allocator itself, its stats,
+# percpu state and knobs; without it the line passes every call through.
+line_capabilities() {
+	case $line in
+	6.12) echo allocator ;;
+	*) echo ;;
+	esac
+}
+
 multi=
 single=
 own=
 ran=
 for t in "$@"; do
 	[ -f "$top/tests/guest/t_$t.sh" ] || { echo "FAIL $line/$t: no such test"; exit 1; }
-	# LINES_<test>="6.12": a test of the allocator, which only 6.12 has.
-	lines=$(directive LINES "$t")
-	if [ -n "$lines" ] && ! echo " $lines " | grep -q " $line "; then
-		echo "suite: $t is for the $lines line only, not run on $line"
+	# NEEDS_<test>=CAPABILITY: run only where the kernel line has it.
+	needs=$(directive NEEDS "$t")
+	if [ -n "$needs" ] && ! echo " $(line_capabilities) " | grep -q " $needs "; then
+		echo "SKIP $line/$t: needs the $needs, which the $line line does not have yet"
 		continue
 	fi
 	if [ "$(directive DEBUG "$t")" = only ] && [ "${SUITE_DEBUG:-0}" != 1 ]; then
-		echo "suite: $t is for debug kernels only (make check-debug)"
+		echo "SKIP $line/$t: for debug kernels only (make check-debug)"
 		continue
 	fi
 	ran="$ran $t"
