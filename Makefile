@@ -15,6 +15,11 @@
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
+# What users get (DKMS, the Debian package, the tree the tests install): the
+# one list of shipped paths.  debian/rules and tests/ship-tree.sh read it with
+# "make -s shipped".
+SHIPPED := Kbuild Makefile dkms.conf README.md module include
+
 all: modules
 
 modules:
@@ -24,8 +29,11 @@ modules:
 # cleans before and after every build, and Kbuild's own clean would read the
 # kernel's makefiles again each time for nothing.
 clean:
-	rm -f *.o *.ko *.mod *.mod.c .*.cmd .module-common.o modules.order Module.symvers \
-		module/*.o module/.*.cmd
+	rm -f *.o *.ko *.mod *.mod.c .*.cmd .module-common.o modules.order Module.symvers
+	find module \( -name '*.o' -o -name '.*.cmd' -o -name '*.o.d' \) -delete
+
+shipped:
+	@echo $(SHIPPED)
 
 check:
 	tests/check.sh all
@@ -45,4 +53,4 @@ bench:
 demo:
 	tests/demo.sh
 
-.PHONY: all modules clean check check-host check-debug deb bench demo
+.PHONY: all modules clean shipped check check-host check-debug deb bench demo

@@ -4,7 +4,7 @@
  * they stay readable under kernel lockdown.
  *
  *   stats                     "enabled <0|1>", the allocator's counters
- *                             (stats_612.c), then "calls.<function> <count>"
+ *                             (6.12/stats.c), then "calls.<function> <count>"
  *                             for every redirected and observed function
  *   percpu                    each CPU's clusters, filled clusters, credit
  *   check                     reading it checks every swap device (inspect.c):

@@ -2,7 +2,7 @@
 /*
  * Read-only views of a swap device and its consistency check: the parts
  * common to both kernel lines.  The cluster lists are per line
- * (inspect_612.c, inspect_61.c).
+ * (6.12/inspect.c, 6.1/inspect.c).
  *
  * Invariants checked on both lines:
  *  - a cluster's count (where the line keeps one) is the number of its

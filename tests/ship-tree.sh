@@ -5,6 +5,9 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 dest=${1:?usage: ship-tree.sh DEST [--with-debian]}
 mkdir -p "$dest"
-cp -a "$top/Kbuild" "$top/Makefile" "$top/dkms.conf" "$top/README.md" "$top/module" "$top/include" "$dest/"
+# The shipped paths are listed once, in the Makefile.
+for path in $(make -s --no-print-directory -C "$top" shipped); do
+	cp -a "$top/$path" "$dest/"
+done
 [ "${2:-}" = --with-debian ] && cp -a "$top/debian" "$dest/"
 exit 0

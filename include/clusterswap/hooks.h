@@ -25,7 +25,7 @@ struct cs_hook {
 	unsigned long fentry;
 };
 
-/* Defined per kernel line (hooks_612.c, hooks_61.c). */
+/* Defined per kernel line (6.12/hooks.c, 6.1/hooks.c). */
 extern struct cs_hook cs_redirects[];
 extern const unsigned int cs_nr_redirects;
 extern struct cs_hook cs_observers[];
@@ -43,7 +43,7 @@ unsigned long cs_hook_calls(enum cs_sym sym);
 
 /*
  * What each kernel line does when the switch flips and when devices come and
- * go (serve_612.c; nothing yet on 6.1, where every call passes through).
+ * go (6.12/serve.c; nothing yet on 6.1, where every call passes through).
  */
 void cs_line_serve_start(void);
 void cs_line_serve_stop(void);

@@ -36,7 +36,7 @@ enum cs_sym {
 #ifdef CS_KERNEL_LINE_612
 	CS_SYM_free_swap_and_cache_nr,
 	CS_SYM_zswap_swapoff,
-	/* What the 6.12 allocator calls or reads (alloc_612.c, free_612.c). */
+	/* What the 6.12 allocator calls or reads (6.12/alloc.c, 6.12/free.c). */
 	CS_SYM_get_swap_pages,
 	CS_SYM_reenable_swap_slots_cache_unlock,
 	CS_SYM_zswap_invalidate,

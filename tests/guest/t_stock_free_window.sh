@@ -2,7 +2,7 @@
 # before it drops the slot's zram data, zeromap bit and memcg charge, under
 # si->lock alone; the module's fast path allocates under the cluster lock
 # alone, so that stock body must never run on a device the module serves
-# (review-612.md, D1).  A test fixture widens the window to 500 us and counts
+# (module/README.md, D1).  A test fixture widens the window to 500 us and counts
 # each stock final free that reaches it.  Idle swap cache (slots held by the
 # swap cache alone, left by fork and swap-in) is put on the device, which is
 # then run full: the reclaim worker frees those slots through the kernel's

@@ -24,7 +24,7 @@ mkdir -p "$root$work"
 if [ -n "$src" ]; then
 	cp -a "$src/." "$root$work/"
 else
-	cp -a "$top/Kbuild" "$top/Makefile" "$top/module" "$top/include" "$root$work/"
+	"$top/tests/ship-tree.sh" "$root$work"
 fi
 if ! chroot "$root" make -s -C "/usr/src/linux-headers-$kver" M="$work" modules \
 	>"$root$work/build.log" 2>&1; then

@@ -7,7 +7,7 @@
  * memcg and clears the zeromap bit and zram's data (swap_range_free()).  An
  * allocator that hands out slots under the cluster lock alone can give the
  * slot to a new owner inside that window, whose data the late clean-up then
- * destroys (review-612.md, D1).  This fixture puts a kprobe on
+ * destroys (module/README.md, D1).  This fixture puts a kprobe on
  * __mem_cgroup_uncharge_swap(), the first call in the window, and when it is
  * called from swap_entry_range_free() waits delay_us there, so that the
  * window is wide enough to be hit by chance, and counts it in "hits".

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The 6.12 allocator: state shared by credit_612.c (inuse_pages), clusters_612.c
- * (cluster lists), alloc_612.c, free_612.c and serve_612.c (switch, swapoff).
+ * The 6.12 allocator: state shared by 6.12/credit.c (inuse_pages), 6.12/clusters.c
+ * (cluster lists), 6.12/alloc.c, 6.12/free.c and 6.12/serve.c (switch, swapoff).
  *
  * Every field stock code reads keeps its stock meaning and its stock lock
- * (design.md section 1): swap_map bytes and ci->count under ci->lock; list
+ * (module/README.md, section 1): swap_map bytes and ci->count under ci->lock; list
  * membership, ci->flags, frag_cluster_nr, inuse_pages and the bounds under
  * si->lock; nr_swap_pages atomic.
  *
@@ -22,8 +22,8 @@
  * a wasted scan, never a double allocation: a slot is handed out only after
  * its byte is read as 0 under ci->lock.
  */
-#ifndef _CLUSTERSWAP_ALLOC_H
-#define _CLUSTERSWAP_ALLOC_H
+#ifndef _CLUSTERSWAP_LINE_INTERNAL_H
+#define _CLUSTERSWAP_LINE_INTERNAL_H
 
 #include <linux/swap.h>
 #include <linux/swapops.h>
@@ -49,7 +49,7 @@
 #define CS_RELIST_FREE		(CS_SWAPFILE_CLUSTER * 3 / 4)
 
 /*
- * inuse_pages credit (credit_612.c).  A CPU takes CS_CREDIT_BATCH slots of
+ * inuse_pages credit (6.12/credit.c).  A CPU takes CS_CREDIT_BATCH slots of
  * inuse_pages at a time under si->lock and spends them without it; frees give
  * credit back to the freeing CPU, which returns everything above
  * CS_CREDIT_BATCH once it holds more than CS_CREDIT_HIGH.  inuse_pages is thus
@@ -66,6 +66,8 @@
  */
 static inline unsigned long cs_pack(unsigned int type, unsigned long pos)
 {
+	/* type + 1 in the low byte, 0 meaning "none". */
+	BUILD_BUG_ON(MAX_SWAPFILES + 1 > 0xff);
 	return pos << 8 | (type + 1);
 }
 
@@ -107,6 +109,9 @@ struct cs_pcp {
 
 DECLARE_PER_CPU(struct cs_pcp, cs_pcp);
 
+/* "Context: cs_pcp.lock held", checked where lockdep runs. */
+#define cs_assert_pcp_locked()	lockdep_assert_held(this_cpu_ptr(&cs_pcp.lock))
+
 /* What debugfs "stats" prints; per CPU, summed when read. */
 struct cs_stats {
 	unsigned long alloc[SWAP_NR_ORDERS];	/* allocations served, by order */
@@ -133,7 +138,7 @@ DECLARE_PER_CPU(struct cs_stats, cs_stats);
 #define cs_count(field)		this_cpu_inc(cs_stats.field)
 #define cs_count_n(field, n)	this_cpu_add(cs_stats.field, n)
 
-/* credit_612.c */
+/* 6.12/credit.c */
 bool cs_credit_take(struct cs_pcp *pcp, unsigned int type, unsigned int nr);
 bool cs_credit_refill(struct swap_info_struct *si, struct cs_pcp *pcp, unsigned int nr);
 void cs_credit_put(struct swap_info_struct *si, unsigned int nr);
@@ -142,7 +147,7 @@ unsigned long cs_credit_reclaim(struct swap_info_struct *si);
 void cs_mark_full(struct swap_info_struct *si);
 void cs_unmark_full(struct swap_info_struct *si);
 
-/* clusters_612.c */
+/* 6.12/clusters.c */
 bool cs_trylock_si_under_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_relock_si_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci);
@@ -167,11 +172,11 @@ static inline unsigned long cs_cluster_index(struct swap_info_struct *si,
 	return ci - si->cluster_info;
 }
 
-/* free_612.c */
+/* 6.12/free.c */
 void cs_free_slots(struct swap_info_struct *si, unsigned long offset, unsigned int nr);
 void cs_put_folio(struct folio *folio, swp_entry_t entry);
 
-/* The replacements (alloc_612.c, free_612.c), listed in hooks_612.c. */
+/* The replacements (6.12/alloc.c, 6.12/free.c), listed in 6.12/hooks.c. */
 swp_entry_t cs_folio_alloc_swap(struct folio *folio);
 void cs_free_swap_slot(swp_entry_t entry);
 void cs_put_swap_folio(struct folio *folio, swp_entry_t entry);
@@ -181,11 +186,11 @@ swp_entry_t cs_get_swap_page_of_type(int type);
 void cs_swap_entry_range_free(struct swap_info_struct *si, swp_entry_t entry,
 			      unsigned int nr);
 
-/* serve_612.c: whether the module allocates (the switch is on and settled). */
+/* 6.12/serve.c: whether the module allocates (the switch is on and settled). */
 extern bool cs_alloc_ready;
 
-/* serve_612.c: device references (get_swap_device()'s protocol, no offset check) */
+/* 6.12/serve.c: device references (get_swap_device()'s protocol, no offset check) */
 bool cs_get_device(struct swap_info_struct *si);
 void cs_kcall_put_device(struct swap_info_struct *si);
 
-#endif /* _CLUSTERSWAP_ALLOC_H */
+#endif /* _CLUSTERSWAP_LINE_INTERNAL_H */

@@ -7,14 +7,14 @@
  * batches under si->lock; large ranges skip zswap invalidation.  Here every
  * final free is done at once, under the cluster lock, for one slot or a
  * large folio's range alike: when the call returns the slot is free and its
- * zswap copy is gone (design.md section 5).
+ * zswap copy is gone (module/README.md, section 5).
  */
 #include <linux/swap.h>
 #include <linux/blkdev.h>
 #include <linux/memcontrol.h>
 #include <linux/string.h>
 
-#include <clusterswap/alloc.h>
+#include "internal.h"
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
 
@@ -46,7 +46,7 @@ static noinline void cs_kcall_slot_free_notify(struct swap_info_struct *si,
  * is dropped before the bytes go to 0, under ci->lock: an allocation needs
  * that lock, so no new owner of the slots can see a stale copy.  Stock 6.12
  * does these clean-ups after the bytes (swap_entry_range_free()), which is
- * safe only beside allocators that hold si->lock: review-612.md, D1.
+ * safe only beside allocators that hold si->lock: module/README.md, D1.
  * Context: ci->lock held; never sleeps.
  */
 static void cs_release_slots(struct swap_info_struct *si, struct swap_cluster_info *ci,
@@ -264,7 +264,7 @@ void cs_put_swap_folio(struct folio *folio, swp_entry_t entry)
  * bytes to 0 first and cleans up after, under si->lock alone, while the
  * module's fast path allocates under ci->lock alone: the slot could go to a
  * new owner whose zram data, zeromap bit or memcg charge the late clean-up
- * would then destroy (review-612.md, D1).  Here the clean-ups come first,
+ * would then destroy (module/README.md, D1).  Here the clean-ups come first,
  * under ci->lock, as in every module free; the caller already holds
  * si->lock, so the list move and inuse_pages are done directly.
  * Devices without cluster_info are the module's only through this hook:

@@ -20,7 +20,7 @@
 #include <linux/plist.h>
 #include <linux/memcontrol.h>
 
-#include <clusterswap/alloc.h>
+#include "internal.h"
 #include <clusterswap/control.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
@@ -57,6 +57,7 @@ static bool cs_use_spare(struct cs_pcp *pcp, int order)
 	unsigned long v = pcp->spare[order], idx;
 	unsigned int type;
 
+	cs_assert_pcp_locked();
 	if (!cs_unpack(v, &type, &idx))
 		return false;
 	pcp->spare[order] = 0;
@@ -79,7 +80,7 @@ static unsigned long cs_take_wrapping(struct swap_info_struct *si, struct swap_c
  * orders by retrying the head of their frag and nonfull lists until it
  * yields a slot ("Clusters here have at least one usable slots",
  * cluster_alloc_swap_entry()), so a full cluster left there would make it
- * spin under si->lock for ever (review-612.md, D2).  Order-0 clusters may
+ * spin under si->lock for ever (module/README.md, D2).  Order-0 clusters may
  * wait for the CPU's next slow path: stock's loops over those are bounded.
  * When si->lock is busy, the fast path leaves the cluster to the slow path,
  * which fills it under si->lock.
@@ -91,6 +92,7 @@ static unsigned long cs_take_last(struct swap_info_struct *si, struct swap_clust
 {
 	unsigned long found;
 
+	cs_assert_pcp_locked();
 	lockdep_assert_held(&ci->lock);
 	if (!cs_trylock_si_under_ci(si, ci))
 		return 0;
@@ -124,6 +126,7 @@ static unsigned long cs_alloc_fast(struct cs_pcp *pcp, int order, enum cs_fast *
 	struct swap_info_struct *si;
 	unsigned long offset, found = 0;
 
+	cs_assert_pcp_locked();
 	*why = CS_FAST_NO_CLUSTER;
 	if (!cs_unpack(pcp->next[order], &type, &offset))
 		return 0;
@@ -187,6 +190,7 @@ static bool cs_refill_credit(struct cs_pcp *pcp, int order)
 	unsigned int type;
 	bool ok;
 
+	cs_assert_pcp_locked();
 	if (!cs_unpack(pcp->next[order], &type, &offset))
 		return false;
 	si = cs_swap_device(type);
@@ -215,6 +219,7 @@ static void cs_settle_filled_elsewhere(struct cs_pcp *pcp, int order)
 	unsigned int type;
 	int i;
 
+	cs_assert_pcp_locked();
 	for (i = 0; i < CS_HELD; i++) {
 		if (!cs_unpack(pcp->filled[order][i], &type, &idx))
 			continue;
@@ -311,6 +316,7 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
 	unsigned int i, n;
 	int o;
 
+	cs_assert_pcp_locked();
 	lockdep_assert_held(&si->lock);
 	if (order >= CS_PMD_ORDER) {
 		ci = cs_first_cluster(&si->free_clusters);
@@ -375,6 +381,7 @@ static void cs_set_spare(struct cs_pcp *pcp, struct swap_info_struct *si, int or
 	unsigned int nr = 1U << order;
 	bool room;
 
+	cs_assert_pcp_locked();
 	if (ci) {
 		spin_lock(&ci->lock);
 		room = ci->count + nr <= CS_SWAPFILE_CLUSTER;
@@ -404,6 +411,7 @@ static unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_str
 	unsigned int nr = 1U << order;
 	unsigned long found = 0;
 
+	cs_assert_pcp_locked();
 	/* As scan_swap_map_slots(): large folios only on block devices. */
 	if (order && !(si->flags & SWP_BLKDEV))
 		return 0;
@@ -486,6 +494,7 @@ static unsigned long cs_alloc_slow(struct cs_pcp *pcp, int order, bool *stock)
 	int restarts = 0, node;
 	unsigned long found;
 
+	cs_assert_pcp_locked();
 	cs_count(slow);
 	spin_lock(avail_lock);
 start_over:
@@ -568,7 +577,7 @@ static void cs_full_after_alloc(swp_entry_t entry)
  * inuse_pages == pages), and here inuse_pages also counts the CPUs' unspent
  * credit.  On a device within @nr slots of that count, stock would take the
  * device out of service while CPUs hold credit for free slots, or allocate
- * past it (inuse_pages > pages, /proc/swaps Used > Size): review-612.md, D5.
+ * past it (inuse_pages > pages, /proc/swaps Used > Size): module/README.md, D5.
  * So before stock allocates, such devices get their credit back.
  * Context: no swap lock held.
  */
@@ -696,6 +705,8 @@ swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 	struct cs_pcp *pcp;
 
 	cs_hook_enter(CS_SYM_folio_alloc_swap);
+	/* The caller's side of the contract, checked on DEBUG_VM kernels. */
+	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
 	entry.val = 0;
 	if (order > CS_PMD_ORDER)
 		goto charge;
@@ -731,7 +742,7 @@ swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 charge:
 	/*
 	 * As folio_alloc_swap(), also without a slot: the memcg counts that as
-	 * a swap "fail" event (memory.swap.events; review-612.md, D6).
+	 * a swap "fail" event (memory.swap.events; module/README.md, D6).
 	 */
 	if (cs_charge_swap(folio, entry) && entry.val) {
 		cs_put_folio(folio, entry);

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Clusters and their lists on 6.12: the lock helpers that encode the rule in
- * include/clusterswap/alloc.h, the list moves (as mm/swapfile.c makes them,
+ * module/6.12/internal.h, the list moves (as mm/swapfile.c makes them,
  * with frag_cluster_nr kept exact), and the slot scan.
  */
 #include <linux/swap.h>
 #include <linux/string.h>
 #include <linux/workqueue.h>
 
-#include <clusterswap/alloc.h>
+#include "internal.h"
 
 /**
  * cs_trylock_si_under_ci() - Take si->lock without waiting, holding ci->lock.

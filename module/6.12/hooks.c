@@ -4,13 +4,13 @@
  * replacement has the exact prototype of the function it replaces
  * (include/linux/swap.h, include/linux/swap_slots.h of 6.12), because it
  * returns straight to that function's caller (swap_entry_range_free() is
- * static: its prototype is mm/swapfile.c's).  They live in alloc_612.c and
- * free_612.c.
+ * static: its prototype is mm/swapfile.c's).  They live in 6.12/alloc.c and
+ * 6.12/free.c.
  */
 #include <linux/swap.h>
 #include <linux/swap_slots.h>
 
-#include <clusterswap/alloc.h>
+#include "internal.h"
 #include <clusterswap/hooks.h>
 
 struct cs_hook cs_redirects[] = {

@@ -6,7 +6,7 @@
 #include <linux/seq_file.h>
 #include <linux/swap.h>
 
-#include <clusterswap/alloc.h>
+#include "internal.h"
 #include <clusterswap/hooks.h>
 #include <clusterswap/control.h>
 

@@ -15,7 +15,7 @@
  * swapoff: once SWP_WRITEOK is clear no CPU keeps credit on the device, so
  * try_to_unuse() can reach 0.  Refill checks WRITEOK under si->lock; a CPU
  * that gives credit back sees WRITEOK clear and returns it at once; and the
- * swapoff work reclaims what CPUs held before (serve_612.c).  The pool write
+ * swapoff work reclaims what CPUs held before (6.12/serve.c).  The pool write
  * and the flags read on the put side, and the WRITEOK clear and the pool read
  * on the reclaim side, are each separated by a full barrier, so at least one
  * side sees the other.
@@ -24,7 +24,7 @@
 #include <linux/atomic.h>
 #include <linux/workqueue.h>
 
-#include <clusterswap/alloc.h>
+#include "internal.h"
 #include <clusterswap/symbols.h>
 
 /**
@@ -41,6 +41,7 @@ bool cs_credit_take(struct cs_pcp *pcp, unsigned int type, unsigned int nr)
 	atomic_t *pool = &pcp->credit[type];
 	int old = atomic_read(pool);
 
+	cs_assert_pcp_locked();
 	do {
 		if (old < (int)nr)
 			return false;
@@ -89,6 +90,7 @@ bool cs_credit_refill(struct swap_info_struct *si, struct cs_pcp *pcp, unsigned 
 	atomic_t *pool = &pcp->credit[si->type];
 	unsigned int room, add;
 
+	cs_assert_pcp_locked();
 	lockdep_assert_held(&si->lock);
 	if (!(si->flags & SWP_WRITEOK))
 		return false;
@@ -142,7 +144,7 @@ void cs_unmark_full(struct swap_info_struct *si)
  * while the device is in service and not full.  The pool is the one the
  * caller added to, not "this CPU's" read again: on a preemptible kernel the
  * caller may have moved CPU since, and credit left behind on the first CPU's
- * pool would keep try_to_unuse() waiting for ever (review-612.md, D4).
+ * pool would keep try_to_unuse() waiting for ever (module/README.md, D4).
  */
 static void cs_credit_settle(struct swap_info_struct *si, atomic_t *pool)
 {

@@ -17,7 +17,7 @@
 #include <linux/swap.h>
 
 #include <clusterswap/inspect.h>
-#include <clusterswap/alloc.h>
+#include "internal.h"
 
 struct cs_cluster_list {
 	const char *name;

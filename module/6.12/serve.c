@@ -8,7 +8,7 @@
 #include <linux/percpu-refcount.h>
 #include <linux/workqueue.h>
 
-#include <clusterswap/alloc.h>
+#include "internal.h"
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
 
@@ -70,7 +70,7 @@ static void cs_release_device(struct swap_info_struct *si)
 		 * Stock never allocates from the full list, and the module
 		 * leaves up to CS_RELIST_FREE - 1 free slots on it: without
 		 * this, stock would call swap full with room left
-		 * (review-612.md, D3).
+		 * (module/README.md, D3).
 		 */
 		if (si->cluster_info)
 			cs_sweep_full(si);
@@ -176,7 +176,7 @@ bool cs_alloc_ready;
  * cs_enabled is set and every si->lock has been taken and released, any
  * such call either finished or saw cs_enabled and came to the module's
  * replacement.  Before that, the fast path could hand out a slot whose
- * stock clean-ups are still to come (review-612.md, D1, at switch-on).
+ * stock clean-ups are still to come (module/README.md, D1, at switch-on).
  */
 static void cs_fence_stock_frees(void)
 {
