@@ -20,8 +20,8 @@
 #include <clusterswap/compat.h>
 #include <clusterswap/control.h>
 #include <clusterswap/hooks.h>
+#include <clusterswap/line.h>
 
-bool cs_enabled;
 bool cs_round_robin = true;
 
 /*
@@ -42,7 +42,7 @@ static struct kobject *cs_kobj;
 static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
 			    char *buf)
 {
-	return sysfs_emit(buf, "%d\n", READ_ONCE(cs_enabled));
+	return sysfs_emit(buf, "%d\n", cs_hooks_serving());
 }
 
 /* Exactly "0" or "1", with at most one trailing newline (what echo writes). */
@@ -66,14 +66,12 @@ static int cs_parse_switch(const char *buf, size_t count, bool *on)
 static void cs_switch(bool on)
 {
 	mutex_lock(&cs_switch_lock);
-	if (on != cs_enabled) {
-		WRITE_ONCE(cs_enabled, on);
-		if (on) {
+	if (on != cs_hooks_serving()) {
+		cs_hooks_serve(on);
+		if (on)
 			cs_line_serve_start();
-		} else {
-			cs_hooks_wait_calls();
+		else
 			cs_line_serve_stop();
-		}
 		pr_info("%s\n", on ? "enabled" : "disabled");
 	}
 	mutex_unlock(&cs_switch_lock);

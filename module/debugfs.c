@@ -14,16 +14,16 @@
  *                             member cluster indices
  *
  * devices/ follows swapon and swapoff: the observer hooks queue
- * cs_devices_work, which adds and removes the per-device directories.
+ * main.c's work item, which adds and removes the per-device directories.
  */
 #include <linux/debugfs.h>
 #include <linux/seq_file.h>
-#include <linux/workqueue.h>
 #include <linux/mutex.h>
 
 #include <clusterswap/hooks.h>
 #include <clusterswap/control.h>
 #include <clusterswap/swapdev.h>
+#include <clusterswap/line.h>
 
 static struct dentry *cs_debugfs_root;
 static struct dentry *cs_devices_dir;
@@ -44,7 +44,7 @@ static void cs_show_calls(struct seq_file *m, const struct cs_hook *hooks,
 
 static int stats_show(struct seq_file *m, void *v)
 {
-	seq_printf(m, "enabled %d\n", READ_ONCE(cs_enabled));
+	seq_printf(m, "enabled %d\n", cs_hooks_serving());
 	cs_line_show_stats(m);
 	cs_show_calls(m, cs_redirects, cs_nr_redirects);
 	cs_show_calls(m, cs_observers, cs_nr_observers);
@@ -107,8 +107,14 @@ static bool cs_device_in_use(unsigned int type)
 	return attached;
 }
 
-/* Give each swap device in use a devices/<type> directory, and only those. */
-static void cs_devices_sync(struct work_struct *work)
+/**
+ * cs_debugfs_sync_devices() - Give each swap device in use a devices/<type>
+ * directory, and only those.
+ *
+ * Context: process context, may sleep; at init, and from main.c's work item
+ * when a swap device came or went.
+ */
+void cs_debugfs_sync_devices(void)
 {
 	unsigned long type;
 	char name[8];
@@ -133,18 +139,6 @@ static void cs_devices_sync(struct work_struct *work)
 	mutex_unlock(&cs_device_dirs_lock);
 }
 
-static DECLARE_WORK(cs_devices_work, cs_devices_sync);
-
-/**
- * cs_debugfs_devices_changed() - A swap device came or went; resync devices/.
- *
- * Context: any; called from the observer hooks.
- */
-void cs_debugfs_devices_changed(void)
-{
-	schedule_work(&cs_devices_work);
-}
-
 void cs_debugfs_init(void)
 {
 	/* debugfs is optional: failures leave the module working without it. */
@@ -153,12 +147,11 @@ void cs_debugfs_init(void)
 	debugfs_create_file("check", 0444, cs_debugfs_root, NULL, &check_fops);
 	debugfs_create_file("percpu", 0444, cs_debugfs_root, NULL, &percpu_fops);
 	cs_devices_dir = debugfs_create_dir("devices", cs_debugfs_root);
-	cs_devices_sync(NULL);
+	cs_debugfs_sync_devices();
 }
 
-/* Context: after the observers are unhooked, so no new sync is queued. */
+/* Context: after the hooks are gone and main.c's work item is flushed. */
 void cs_debugfs_exit(void)
 {
-	cancel_work_sync(&cs_devices_work);
 	debugfs_remove(cs_debugfs_root);
 }

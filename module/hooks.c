@@ -10,12 +10,19 @@
 #include <linux/module.h>
 #include <linux/delay.h>
 #include <linux/rcupdate.h>
+#include <linux/workqueue.h>
 
 #include <clusterswap/hooks.h>
-#include <clusterswap/control.h>
+#include <clusterswap/line.h>
 
 DEFINE_PER_CPU(unsigned long, cs_hook_calls_pcp[CS_NR_SYMS]);
 DEFINE_PER_CPU(long, cs_hooks_inflight);
+
+/* Whether the redirects serve calls (the switch), or pass them all on. */
+static bool cs_serving;
+
+/* What an observed swapon or swapoff step queues: main.c's work item. */
+static struct work_struct *cs_devices_changed_work;
 
 static const struct cs_hook *cs_hook_at(const struct cs_hook *hooks,
 					unsigned int nr, unsigned long ip)
@@ -41,7 +48,7 @@ static void notrace cs_redirect_cb(unsigned long ip, unsigned long parent_ip,
 {
 	const struct cs_hook *hook;
 
-	if (!READ_ONCE(cs_enabled) || within_module(parent_ip, THIS_MODULE))
+	if (!READ_ONCE(cs_serving) || within_module(parent_ip, THIS_MODULE))
 		return;
 	hook = cs_hook_at(cs_redirects, cs_nr_redirects, ip);
 	if (WARN_ON_ONCE(!hook))
@@ -53,7 +60,7 @@ static void notrace cs_redirect_cb(unsigned long ip, unsigned long parent_ip,
 	 * the switch off, or the switch sees this call in flight and waits.
 	 */
 	smp_mb();
-	if (!READ_ONCE(cs_enabled)) {
+	if (!READ_ONCE(cs_serving)) {
 		this_cpu_dec(cs_hooks_inflight);
 		return;
 	}
@@ -70,8 +77,7 @@ static void notrace cs_observe_cb(unsigned long ip, unsigned long parent_ip,
 		return;
 	this_cpu_inc(cs_hook_calls_pcp[hook->target]);
 	/* Every observed event is a swapon or swapoff step. */
-	cs_line_devices_changed();
-	cs_debugfs_devices_changed();
+	schedule_work(cs_devices_changed_work);
 }
 
 /*
@@ -171,15 +177,18 @@ static int cs_hooks_locate(struct cs_hook *hooks, unsigned int nr,
 
 /**
  * cs_hooks_register() - Install the redirects and the observers.
+ * @devices_changed: queued at every observed swapon or swapoff step; its
+ *	owner flushes it after cs_hooks_unregister().
  *
- * The redirects pass every call to stock code until cs_enabled is set.
+ * The redirects pass every call to stock code until cs_hooks_serve(true).
  * Context: process context, module init.
  * Return: 0, or an error after naming the target that could not be hooked.
  */
-int cs_hooks_register(void)
+int cs_hooks_register(struct work_struct *devices_changed)
 {
 	int err;
 
+	cs_devices_changed_work = devices_changed;
 	err = cs_hooks_locate(cs_redirects, cs_nr_redirects, &cs_redirect_ops);
 	if (err)
 		goto free_filters;
@@ -218,16 +227,37 @@ static void cs_hooks_wait_inflight(void)
 /**
  * cs_hooks_wait_calls() - Wait until no replacement is running.
  *
- * For switching off, after cs_enabled is cleared: a callback counts a call
- * before it checks cs_enabled a second time (cs_redirect_cb()), so once the
- * count drains no call can reach a replacement any more.
+ * For switching off, after the serving flag is cleared: a callback counts a
+ * call before it checks the flag a second time (cs_redirect_cb()), so once
+ * the count drains no call can reach a replacement any more.
  * Context: process context, may sleep.
  */
-void cs_hooks_wait_calls(void)
+static void cs_hooks_wait_calls(void)
 {
 	/* Pairs with the smp_mb() in cs_redirect_cb(). */
 	smp_mb();
 	cs_hooks_wait_inflight();
+}
+
+/**
+ * cs_hooks_serve() - Send calls to the replacements (@on), or to stock code.
+ * @on: the switch.
+ *
+ * On: new calls come to the replacements at once.  Off: new calls go to
+ * stock code at once, and this returns once no replacement is running.
+ * Context: process context, may sleep; the caller serialises switching.
+ */
+void cs_hooks_serve(bool on)
+{
+	WRITE_ONCE(cs_serving, on);
+	if (!on)
+		cs_hooks_wait_calls();
+}
+
+/* Whether the replacements serve calls. */
+bool cs_hooks_serving(void)
+{
+	return READ_ONCE(cs_serving);
 }
 
 /*

@@ -19,6 +19,7 @@
 #include <linux/plist.h>
 
 #include <clusterswap/inspect.h>
+#include <clusterswap/line.h>
 
 #define CS_CHECK_MAX_REPORTS 20
 

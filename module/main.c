@@ -5,16 +5,33 @@
  *
  * Load order: the kernel gate, the symbols, the control files, then the hooks
  * (which pass everything to stock code until "enabled" is set).  Unload runs
- * it backwards; once cs_hooks_unregister() returns no task is in module text.
+ * it backwards; once cs_hooks_unregister() returns no task is in module text
+ * and no new device-change work is queued.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
+#include <linux/workqueue.h>
 
 #include <clusterswap/compat.h>
 #include <clusterswap/control.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
+#include <clusterswap/line.h>
+
+/*
+ * A swap device came or went: the hooks observe swapon and swapoff steps and
+ * queue this.  First the kernel line hands back what CPUs hold on devices
+ * leaving service (swapoff waits for it through inuse_pages), then debugfs
+ * follows the devices in use.
+ */
+static void cs_devices_changed(struct work_struct *work)
+{
+	cs_line_devices_changed();
+	cs_debugfs_sync_devices();
+}
+
+static DECLARE_WORK(cs_devices_work, cs_devices_changed);
 
 static int __init clusterswap_init(void)
 {
@@ -31,7 +48,7 @@ static int __init clusterswap_init(void)
 	err = cs_sysfs_init();
 	if (err)
 		goto out_debugfs;
-	err = cs_hooks_register();
+	err = cs_hooks_register(&cs_devices_work);
 	if (err)
 		goto out_sysfs;
 
@@ -50,6 +67,7 @@ static void __exit clusterswap_exit(void)
 {
 	cs_sysfs_exit();
 	cs_hooks_unregister();
+	flush_work(&cs_devices_work);
 	cs_line_exit();
 	cs_debugfs_exit();
 	pr_info("unloaded; the stock swap allocator is in charge\n");

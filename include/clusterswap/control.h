@@ -10,9 +10,6 @@
 
 #define CS_VERSION "0.1.0"
 
-/* Whether the hooks serve calls (1) or leave them all to stock code (0). */
-extern bool cs_enabled;
-
 /*
  * Whether swap devices of default priority (swapon without a priority) are
  * used round robin (1, the default) or one after another as stock 6.12 does
@@ -28,11 +25,6 @@ void cs_apply_load_options(void);
 void cs_sysfs_exit(void);
 void cs_debugfs_init(void);
 void cs_debugfs_exit(void);
-void cs_debugfs_devices_changed(void);
-
-/* The allocator's part of debugfs "stats" and "percpu", per kernel line. */
-struct seq_file;
-void cs_line_show_stats(struct seq_file *m);
-void cs_line_show_percpu(struct seq_file *m);
+void cs_debugfs_sync_devices(void);
 
 #endif /* _CLUSTERSWAP_CONTROL_H */

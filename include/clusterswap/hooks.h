@@ -9,7 +9,8 @@
  * cs_sym_call(): the ftrace callback lets calls whose return address is in
  * this module through untouched.
  *
- * Each kernel line lists its hooks and replacements in hooks_<line>.c.
+ * Each kernel line lists its hooks and replacements in module/<line>/hooks.c
+ * (include/clusterswap/line.h).
  */
 #ifndef _CLUSTERSWAP_HOOKS_H
 #define _CLUSTERSWAP_HOOKS_H
@@ -25,30 +26,17 @@ struct cs_hook {
 	unsigned long fentry;
 };
 
-/* Defined per kernel line (6.12/hooks.c, 6.1/hooks.c). */
-extern struct cs_hook cs_redirects[];
-extern const unsigned int cs_nr_redirects;
-extern struct cs_hook cs_observers[];
-extern const unsigned int cs_nr_observers;
-
 /* Calls seen per hooked symbol, summed over CPUs by cs_hook_calls(). */
 DECLARE_PER_CPU(unsigned long, cs_hook_calls_pcp[CS_NR_SYMS]);
 /* Replacements entered and not yet returned; per CPU, summed at unload. */
 DECLARE_PER_CPU(long, cs_hooks_inflight);
 
-int cs_hooks_register(void);
+struct work_struct;
+int cs_hooks_register(struct work_struct *devices_changed);
 void cs_hooks_unregister(void);
-void cs_hooks_wait_calls(void);
+void cs_hooks_serve(bool on);
+bool cs_hooks_serving(void);
 unsigned long cs_hook_calls(enum cs_sym sym);
-
-/*
- * What each kernel line does when the switch flips and when devices come and
- * go (6.12/serve.c; nothing yet on 6.1, where every call passes through).
- */
-void cs_line_serve_start(void);
-void cs_line_serve_stop(void);
-void cs_line_devices_changed(void);
-void cs_line_exit(void);
 
 /* Every replacement starts with cs_hook_enter() and ends with cs_hook_exit(). */
 static inline void cs_hook_enter(enum cs_sym sym)

@@ -33,10 +33,4 @@ static inline unsigned long cs_nr_clusters(struct swap_info_struct *si)
 	return DIV_ROUND_UP(si->max, CS_SWAPFILE_CLUSTER);
 }
 
-/* Per kernel line; all called with si->lock held on an attached device. */
-void cs_show_cluster_lists(struct seq_file *m, struct swap_info_struct *si);
-void cs_show_cluster_summary(struct seq_file *m, struct swap_info_struct *si);
-/* Checks lists, flags and counts; returns the allocated slots it counted. */
-unsigned long cs_check_clusters(struct cs_check *c, unsigned long *seen, unsigned long nr);
-
 #endif /* _CLUSTERSWAP_INSPECT_H */

@@ -28,18 +28,9 @@ bool cs_swap_device_attached(struct swap_info_struct *si);
 /* mm/swapfile.c's swap_avail_lock: guards the swap_avail_heads plists. */
 spinlock_t *cs_swap_avail_lock(void);
 
-/* Per kernel line (6.12/inspect.c, 6.1/inspect.c); each takes si->lock. */
+/* inspect.c: the debugfs views of one device; each takes si->lock. */
 void cs_show_summary(struct seq_file *m, struct swap_info_struct *si);
 void cs_show_clusters(struct seq_file *m, struct swap_info_struct *si);
-/*
- * What the allocator of a kernel line holds that the check must add to the
- * truth (6.12/stats.c; nothing on 6.1): inuse_pages credit held by CPUs, and
- * clusters a CPU holds: filled ones that wait, on nonfull or frag, for the
- * full list; spare ones, on frag, possibly empty.
- */
-long cs_line_credit(unsigned int type);
-bool cs_line_cluster_held(struct swap_info_struct *si, unsigned long idx);
-
 /* Prints each inconsistency found on @si; returns how many. */
 unsigned int cs_check_device(struct seq_file *m, struct swap_info_struct *si);
 

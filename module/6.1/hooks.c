@@ -14,6 +14,7 @@
 #include <clusterswap/hooks.h>
 #include <clusterswap/control.h>
 #include <clusterswap/swapdev.h>
+#include <clusterswap/line.h>
 
 static swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 {

@@ -13,6 +13,7 @@
 #include <linux/swap.h>
 
 #include <clusterswap/inspect.h>
+#include <clusterswap/line.h>
 
 /* Walk an index-linked list, marking members; returns its length. */
 static unsigned long cs_walk_list(struct cs_check *c, struct swap_cluster_list *list,

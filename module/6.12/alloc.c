@@ -24,6 +24,7 @@
 #include <clusterswap/control.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
+#include <clusterswap/line.h>
 
 DEFINE_PER_CPU(struct cs_pcp, cs_pcp) = {
 	.lock = INIT_LOCAL_LOCK(lock),

@@ -12,6 +12,7 @@
 
 #include "internal.h"
 #include <clusterswap/hooks.h>
+#include <clusterswap/line.h>
 
 struct cs_hook cs_redirects[] = {
 	{ CS_SYM_folio_alloc_swap, cs_folio_alloc_swap },

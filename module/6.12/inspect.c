@@ -17,6 +17,7 @@
 #include <linux/swap.h>
 
 #include <clusterswap/inspect.h>
+#include <clusterswap/line.h>
 #include "internal.h"
 
 struct cs_cluster_list {

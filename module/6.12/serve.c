@@ -11,6 +11,7 @@
 #include "internal.h"
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
+#include <clusterswap/line.h>
 
 /**
  * cs_get_device() - Pin a device against swapoff, as get_swap_device() does.
@@ -121,27 +122,18 @@ static void cs_release_devices(bool leaving)
 	}
 }
 
-/*
- * Swapoff has started (SWP_WRITEOK is clear) or finished on some device: for
- * each such device, fence it and hand everything back, so that
- * try_to_unuse() can see inuse_pages reach 0.  Runs from a work item because
- * the observer that notices runs inside an ftrace callback.
- */
-static void cs_swapoff_sync(struct work_struct *work)
-{
-	cs_release_devices(true);
-}
-
-static DECLARE_WORK(cs_swapoff_work, cs_swapoff_sync);
-
 /**
  * cs_line_devices_changed() - A swapon or swapoff step happened.
  *
- * Context: ftrace callback; never sleeps.
+ * Swapoff has started (SWP_WRITEOK is clear) or finished on some device: for
+ * each such device, fence it and hand everything back, so that
+ * try_to_unuse() can see inuse_pages reach 0.
+ * Context: main.c's work item (the observer that notices runs inside an
+ * ftrace callback); may sleep.
  */
 void cs_line_devices_changed(void)
 {
-	schedule_work(&cs_swapoff_work);
+	cs_release_devices(true);
 }
 
 /*
@@ -173,8 +165,8 @@ bool cs_alloc_ready;
 /*
  * Every stock final free (swap_entry_range_free()) runs with its device's
  * si->lock held from before it is called until after it returns.  So once
- * cs_enabled is set and every si->lock has been taken and released, any
- * such call either finished or saw cs_enabled and came to the module's
+ * the serving flag is set and every si->lock has been taken and released, any
+ * such call either finished or saw the flag and came to the module's
  * replacement.  Before that, the fast path could hand out a slot whose
  * stock clean-ups are still to come (module/README.md, D1, at switch-on).
  */
@@ -195,7 +187,7 @@ static void cs_fence_stock_frees(void)
 /**
  * cs_line_serve_start() - The switch went on: take over, then allocate.
  *
- * cs_enabled is set, so new calls of the entry points come here.  The module
+ * The hooks serve, so new calls of the entry points come here.  The module
  * allocates once stock final frees in flight are fenced; then it takes over
  * from the slot cache, which is not refilled while the module serves, since
  * folio_alloc_swap() is the module's too.
@@ -229,7 +221,6 @@ void cs_line_serve_stop(void)
  */
 void cs_line_exit(void)
 {
-	flush_work(&cs_swapoff_work);
 	flush_work(&cs_takeover_work);
 	cs_line_serve_stop();
 }

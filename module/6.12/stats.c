@@ -9,6 +9,7 @@
 #include "internal.h"
 #include <clusterswap/hooks.h>
 #include <clusterswap/control.h>
+#include <clusterswap/line.h>
 
 #define cs_sum(field) ({					\
 	unsigned long __sum = 0;				\

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What every kernel line provides: the one contract between the
+ * line-independent code in module/ and a line's folder (module/6.12,
+ * module/6.1), which defines each of these.  Shared code sees a line only
+ * through this header; a line's own private header is its internal.h.
+ */
+#ifndef _CLUSTERSWAP_LINE_H
+#define _CLUSTERSWAP_LINE_H
+
+#include <clusterswap/hooks.h>
+#include <clusterswap/inspect.h>
+
+struct seq_file;
+struct swap_info_struct;
+
+/* hooks.c: the functions redirected to replacements, and those observed. */
+extern struct cs_hook cs_redirects[];
+extern const unsigned int cs_nr_redirects;
+extern struct cs_hook cs_observers[];
+extern const unsigned int cs_nr_observers;
+
+/*
+ * When the switch flips (after cs_hooks_serve()), when a swap device came or
+ * went (main.c's work item), and at unload (after the hooks are gone).
+ * Context: process context, may sleep; switching is serialised by control.c.
+ */
+void cs_line_serve_start(void);
+void cs_line_serve_stop(void);
+void cs_line_devices_changed(void);
+void cs_line_exit(void);
+
+/* The allocator's part of debugfs "stats" and "percpu". */
+void cs_line_show_stats(struct seq_file *m);
+void cs_line_show_percpu(struct seq_file *m);
+
+/*
+ * What the line's allocator holds that the check must add to the truth:
+ * inuse_pages credit held by CPUs, and clusters a CPU holds (filled ones
+ * that wait, on nonfull or frag, for the full list; spare ones, on frag,
+ * possibly empty).  Nothing on a line without the allocator.
+ */
+long cs_line_credit(unsigned int type);
+bool cs_line_cluster_held(struct swap_info_struct *si, unsigned long idx);
+
+/* inspect.c: all called with si->lock held on an attached device. */
+void cs_show_cluster_lists(struct seq_file *m, struct swap_info_struct *si);
+void cs_show_cluster_summary(struct seq_file *m, struct swap_info_struct *si);
+/* Checks lists, flags and counts; returns the allocated slots it counted. */
+unsigned long cs_check_clusters(struct cs_check *c, unsigned long *seen, unsigned long nr);
+
+#endif /* _CLUSTERSWAP_LINE_H */
