@@ -35,36 +35,10 @@ DEFINE_PER_CPU(struct cs_stats, cs_stats);
 /* Stock code gives up on a walk that keeps changing under it the same way. */
 #define CS_WALK_RESTARTS	4
 
-/*
- * Record a cluster the fast path filled.  A CPU fills at most its cluster and
- * its spare between two slow paths, and every slow path settles them.
+/* ---------------------------------------------------------------------
+ * One cluster
+ * ---------------------------------------------------------------------
  */
-static void cs_note_filled(struct cs_pcp *pcp, int order, unsigned long v)
-{
-	int i;
-
-	for (i = 0; i < CS_HELD; i++) {
-		if (!pcp->filled[order][i]) {
-			pcp->filled[order][i] = v;
-			return;
-		}
-	}
-	WARN_ON_ONCE(1);	/* left on frag, full: found and moved by a later scan */
-}
-
-/* The cluster in use is done: go on in the spare, if any.  Context: cs_pcp.lock. */
-static bool cs_use_spare(struct cs_pcp *pcp, int order)
-{
-	unsigned long v = pcp->spare[order], idx;
-	unsigned int type;
-
-	cs_assert_pcp_locked();
-	if (!cs_unpack(v, &type, &idx))
-		return false;
-	pcp->spare[order] = 0;
-	pcp->next[order] = cs_pack(type, idx * CS_SWAPFILE_CLUSTER);
-	return true;
-}
 
 /* From @offset on, then (slots behind it may have been freed since) from the start. */
 static unsigned long cs_take_wrapping(struct swap_info_struct *si, struct swap_cluster_info *ci,
@@ -76,171 +50,9 @@ static unsigned long cs_take_wrapping(struct swap_info_struct *si, struct swap_c
 }
 
 /*
- * The allocation that fills a cluster of order > 0 moves it to the full list
- * at once, under si->lock.  Stock's order-0 allocation borrows from higher
- * orders by retrying the head of their frag and nonfull lists until it
- * yields a slot ("Clusters here have at least one usable slots",
- * cluster_alloc_swap_entry()), so a full cluster left there would make it
- * spin under si->lock for ever (module/README.md, D2).  Order-0 clusters may
- * wait for the CPU's next slow path: stock's loops over those are bounded.
- * When si->lock is busy, the fast path leaves the cluster to the slow path,
- * which fills it under si->lock.
- * Context: cs_pcp.lock and ci->lock held.
- * Return: the first slot, or 0.
- */
-static unsigned long cs_take_last(struct swap_info_struct *si, struct swap_cluster_info *ci,
-				  unsigned long offset, int order)
-{
-	unsigned long found;
-
-	cs_assert_pcp_locked();
-	lockdep_assert_held(&ci->lock);
-	if (!cs_trylock_si_under_ci(si, ci))
-		return 0;
-	cs_count(lock_alloc);
-	found = cs_take_wrapping(si, ci, offset, order);
-	if (ci->count == CS_SWAPFILE_CLUSTER)
-		cs_relist(si, ci);
-	spin_unlock(&si->lock);
-	return found;
-}
-
-/* What the fast path says when it has no slot for the caller. */
-enum cs_fast {
-	CS_FAST_NO_CLUSTER,	/* no usable cluster: the slow path picks one */
-	CS_FAST_NO_CREDIT,	/* a cluster, but no inuse_pages credit left */
-};
-
-/**
- * cs_alloc_fast() - Allocate from this CPU's cluster for @order.
- * @pcp: this CPU's state.
- * @order: allocation order.
- * @why: set to why there is no slot, when there is none.
- *
- * Context: cs_pcp.lock held.
- * Return: the swap entry value, or 0.
- */
-static unsigned long cs_alloc_fast(struct cs_pcp *pcp, int order, enum cs_fast *why)
-{
-	unsigned int nr = 1U << order, type;
-	struct swap_cluster_info *ci;
-	struct swap_info_struct *si;
-	unsigned long offset, found = 0;
-
-	cs_assert_pcp_locked();
-	*why = CS_FAST_NO_CLUSTER;
-	if (!cs_unpack(pcp->next[order], &type, &offset))
-		return 0;
-	si = cs_swap_device(type);
-	if (!si || !cs_get_device(si)) {
-		pcp->next[order] = 0;
-		return 0;
-	}
-	/* cluster_info and max are stable while the reference is held. */
-	if (!si->cluster_info || offset >= si->max) {
-		pcp->next[order] = 0;
-		goto out;
-	}
-	if (!cs_credit_take(pcp, type, nr)) {
-		*why = CS_FAST_NO_CREDIT;
-		goto out;
-	}
-
-	ci = cs_cluster_of(si, offset);
-	spin_lock(&ci->lock);
-	/* Only a cluster of this order on nonfull or frag: free ones need si->lock. */
-	if ((ci->flags & (CLUSTER_FLAG_NONFULL | CLUSTER_FLAG_FRAG)) && ci->order == order) {
-		if (order && ci->count + nr == CS_SWAPFILE_CLUSTER)
-			found = cs_take_last(si, ci, offset, order);
-		else
-			found = cs_take_wrapping(si, ci, offset, order);
-	}
-	if (!found || (ci->flags & CLUSTER_FLAG_FULL)) {
-		pcp->next[order] = 0;
-	} else if (ci->count == CS_SWAPFILE_CLUSTER) {
-		/* Full: to the full list at this CPU's next slow path. */
-		cs_note_filled(pcp, order, cs_pack(type, cs_cluster_index(si, ci)));
-		pcp->next[order] = 0;
-	} else if ((found + nr) % CS_SWAPFILE_CLUSTER) {
-		pcp->next[order] = cs_pack(type, found + nr);
-	} else {
-		/* At the end: the next allocation wraps to the cluster's start. */
-		pcp->next[order] = cs_pack(type, found + nr - CS_SWAPFILE_CLUSTER);
-	}
-	spin_unlock(&ci->lock);
-
-	if (found)
-		cs_count(fast);
-	else
-		cs_credit_put(si, nr);
-out:
-	cs_kcall_put_device(si);
-	return found ? swp_entry(type, found).val : 0;
-}
-
-/*
- * The fast path has a cluster but no credit: refill from the cluster's
- * device, settling this CPU's filled cluster of the order in the same
- * si->lock hold.  Context: cs_pcp.lock held.
- * Return: whether the fast path may try again.
- */
-static bool cs_refill_credit(struct cs_pcp *pcp, int order)
-{
-	struct swap_info_struct *si;
-	unsigned long offset;
-	unsigned int type;
-	bool ok;
-
-	cs_assert_pcp_locked();
-	if (!cs_unpack(pcp->next[order], &type, &offset))
-		return false;
-	si = cs_swap_device(type);
-	if (!si || !cs_get_device(si))
-		return false;
-	spin_lock(&si->lock);
-	cs_count(lock_alloc);
-	cs_settle_cpu(si, pcp, order);
-	ok = cs_credit_refill(si, pcp, 1U << order);
-	spin_unlock(&si->lock);
-	cs_kcall_put_device(si);
-	if (!ok)
-		pcp->next[order] = 0;
-	return ok;
-}
-
-/*
- * This CPU's filled cluster of @order belongs to a device the slow path did
- * not lock: settle it there, so that the fast path never fills another one
- * first.  Context: cs_pcp.lock held.
- */
-static void cs_settle_filled_elsewhere(struct cs_pcp *pcp, int order)
-{
-	struct swap_info_struct *si;
-	unsigned long idx;
-	unsigned int type;
-	int i;
-
-	cs_assert_pcp_locked();
-	for (i = 0; i < CS_HELD; i++) {
-		if (!cs_unpack(pcp->filled[order][i], &type, &idx))
-			continue;
-		si = cs_swap_device(type);
-		if (!si || !cs_get_device(si)) {
-			/* Gone: the device's swapoff settled or dropped it. */
-			pcp->filled[order][i] = 0;
-			continue;
-		}
-		spin_lock(&si->lock);
-		cs_count(lock_alloc);
-		cs_settle_cpu(si, pcp, order);
-		spin_unlock(&si->lock);
-		cs_kcall_put_device(si);
-	}
-}
-
-/*
  * Try one cluster under si->lock.  @cache: make it this CPU's cluster for
  * @order when room is left (not when order 0 borrows a higher order's).
+ * Upstream counterpart: alloc_swap_scan_cluster().
  */
 static unsigned long cs_take_locked(struct cs_pcp *pcp, struct swap_info_struct *si,
 				    struct swap_cluster_info *ci, int order, bool cache)
@@ -261,6 +73,42 @@ static unsigned long cs_take_locked(struct cs_pcp *pcp, struct swap_info_struct 
 	return found;
 }
 
+/*
+ * The allocation that fills a cluster of order > 0 moves it to the full list
+ * at once, under si->lock.  Stock's order-0 allocation borrows from higher
+ * orders by retrying the head of their frag and nonfull lists until it
+ * yields a slot ("Clusters here have at least one usable slots",
+ * cluster_alloc_swap_entry()), so a full cluster left there would make it
+ * spin under si->lock for ever (module/README.md, D2).  Order-0 clusters may
+ * wait for the CPU's next slow path: stock's loops over those are bounded.
+ * When si->lock is busy, the fast path leaves the cluster to the slow path,
+ * which fills it under si->lock.
+ * Context: cs_pcp.lock and ci->lock held.
+ * Return: the first slot, or 0.
+ * Upstream counterpart: none: upstream moves lists under the cluster lock (relocate_cluster()).
+ */
+static unsigned long cs_take_last(struct swap_info_struct *si, struct swap_cluster_info *ci,
+				  unsigned long offset, int order)
+{
+	unsigned long found;
+
+	cs_assert_pcp_locked();
+	lockdep_assert_held(&ci->lock);
+	if (!cs_trylock_si_under_ci(si, ci))
+		return 0;
+	cs_count(lock_alloc);
+	found = cs_take_wrapping(si, ci, offset, order);
+	if (ci->count == CS_SWAPFILE_CLUSTER)
+		cs_relist(si, ci);
+	spin_unlock(&si->lock);
+	return found;
+}
+
+/* ---------------------------------------------------------------------
+ * One list
+ * ---------------------------------------------------------------------
+ */
+
 #define cs_first_cluster(head) \
 	list_first_entry_or_null(head, struct swap_cluster_info, list)
 
@@ -270,6 +118,7 @@ static unsigned long cs_take_locked(struct cs_pcp *pcp, struct swap_info_struct 
  * CPU is allocating from go to frag too and stay its own.  Each cluster seen
  * leaves nonfull, so this ends.
  * Context: si->lock held.
+ * Upstream counterpart: the nonfull loop of cluster_alloc_swap_entry().
  */
 static struct swap_cluster_info *cs_nonfull_to_frag(struct swap_info_struct *si, int order)
 {
@@ -304,10 +153,16 @@ static unsigned long cs_try_nonfull(struct cs_pcp *pcp, struct swap_info_struct 
 	return 0;
 }
 
+/* ---------------------------------------------------------------------
+ * One device
+ * ---------------------------------------------------------------------
+ */
+
 /*
  * cluster_alloc_swap_entry() without the per-CPU hint, the reclaim of
  * cache-only slots or the synchronous discard (all of which may sleep).
  * Context: cs_pcp.lock and si->lock held.
+ * Upstream counterpart: cluster_alloc_swap_entry().
  */
 static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct *si,
 				     int order)
@@ -375,6 +230,7 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
  * partly used one of the order (moved to frag, as any cluster a CPU takes),
  * else a free one (given the order, on frag, empty).
  * Context: cs_pcp.lock and si->lock held.
+ * Upstream counterpart: none: upstream keeps one cluster per CPU and order.
  */
 static void cs_set_spare(struct cs_pcp *pcp, struct swap_info_struct *si, int order)
 {
@@ -405,6 +261,7 @@ static void cs_set_spare(struct cs_pcp *pcp, struct swap_info_struct *si, int or
 /*
  * One device of the walk.  Context: cs_pcp.lock held.
  * Return: the slot, or 0.
+ * Upstream counterpart: the per-device body of swap_alloc_slow().
  */
 static unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_struct *si,
 					int order)
@@ -449,6 +306,208 @@ unlock:
 }
 
 /*
+ * swap_range_alloc() takes a device out of service at the allocation that
+ * fills it.  Here a device is full when inuse_pages reaches pages with no CPU
+ * holding credit; the allocating CPU checks that, under si->lock, only when
+ * it has just spent its own last credit on a device reserved to the last
+ * page.  Context: no swap lock held.
+ */
+static void cs_full_after_alloc(swp_entry_t entry)
+{
+	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
+
+	if (READ_ONCE(si->inuse_pages) < si->pages ||
+	    atomic_read(raw_cpu_ptr(&cs_pcp.credit[si->type])))
+		return;
+	spin_lock(&si->lock);
+	cs_count(lock_alloc);
+	if ((si->flags & SWP_WRITEOK) && si->inuse_pages == si->pages &&
+	    !cs_line_credit(si->type))
+		cs_mark_full(si);
+	spin_unlock(&si->lock);
+}
+
+/* ---------------------------------------------------------------------
+ * This CPU's clusters
+ * ---------------------------------------------------------------------
+ */
+
+/*
+ * Record a cluster the fast path filled.  A CPU fills at most its cluster and
+ * its spare between two slow paths, and every slow path settles them.
+ */
+static void cs_note_filled(struct cs_pcp *pcp, int order, unsigned long v)
+{
+	int i;
+
+	for (i = 0; i < CS_HELD; i++) {
+		if (!pcp->filled[order][i]) {
+			pcp->filled[order][i] = v;
+			return;
+		}
+	}
+	WARN_ON_ONCE(1);	/* left on frag, full: found and moved by a later scan */
+}
+
+/* The cluster in use is done: go on in the spare, if any.  Context: cs_pcp.lock. */
+static bool cs_use_spare(struct cs_pcp *pcp, int order)
+{
+	unsigned long v = pcp->spare[order], idx;
+	unsigned int type;
+
+	cs_assert_pcp_locked();
+	if (!cs_unpack(v, &type, &idx))
+		return false;
+	pcp->spare[order] = 0;
+	pcp->next[order] = cs_pack(type, idx * CS_SWAPFILE_CLUSTER);
+	return true;
+}
+
+/*
+ * The fast path has a cluster but no credit: refill from the cluster's
+ * device, settling this CPU's filled cluster of the order in the same
+ * si->lock hold.  Context: cs_pcp.lock held.
+ * Return: whether the fast path may try again.
+ */
+static bool cs_refill_credit(struct cs_pcp *pcp, int order)
+{
+	struct swap_info_struct *si;
+	unsigned long offset;
+	unsigned int type;
+	bool ok;
+
+	cs_assert_pcp_locked();
+	if (!cs_unpack(pcp->next[order], &type, &offset))
+		return false;
+	si = cs_swap_device(type);
+	if (!si || !cs_get_device(si))
+		return false;
+	spin_lock(&si->lock);
+	cs_count(lock_alloc);
+	cs_settle_cpu(si, pcp, order);
+	ok = cs_credit_refill(si, pcp, 1U << order);
+	spin_unlock(&si->lock);
+	cs_kcall_put_device(si);
+	if (!ok)
+		pcp->next[order] = 0;
+	return ok;
+}
+
+/*
+ * This CPU's filled cluster of @order belongs to a device the slow path did
+ * not lock: settle it there, so that the fast path never fills another one
+ * first.  Context: cs_pcp.lock held.
+ */
+static void cs_settle_filled_elsewhere(struct cs_pcp *pcp, int order)
+{
+	struct swap_info_struct *si;
+	unsigned long idx;
+	unsigned int type;
+	int i;
+
+	cs_assert_pcp_locked();
+	for (i = 0; i < CS_HELD; i++) {
+		if (!cs_unpack(pcp->filled[order][i], &type, &idx))
+			continue;
+		si = cs_swap_device(type);
+		if (!si || !cs_get_device(si)) {
+			/* Gone: the device's swapoff settled or dropped it. */
+			pcp->filled[order][i] = 0;
+			continue;
+		}
+		spin_lock(&si->lock);
+		cs_count(lock_alloc);
+		cs_settle_cpu(si, pcp, order);
+		spin_unlock(&si->lock);
+		cs_kcall_put_device(si);
+	}
+}
+
+/* ---------------------------------------------------------------------
+ * Fast path
+ * ---------------------------------------------------------------------
+ */
+
+/* What the fast path says when it has no slot for the caller. */
+enum cs_fast {
+	CS_FAST_NO_CLUSTER,	/* no usable cluster: the slow path picks one */
+	CS_FAST_NO_CREDIT,	/* a cluster, but no inuse_pages credit left */
+};
+
+/**
+ * cs_alloc_fast() - Allocate from this CPU's cluster for @order.
+ * @pcp: this CPU's state.
+ * @order: allocation order.
+ * @why: set to why there is no slot, when there is none.
+ *
+ * Context: cs_pcp.lock held.
+ * Return: the swap entry value, or 0.
+ * Upstream counterpart: swap_alloc_fast().
+ */
+static unsigned long cs_alloc_fast(struct cs_pcp *pcp, int order, enum cs_fast *why)
+{
+	unsigned int nr = 1U << order, type;
+	struct swap_cluster_info *ci;
+	struct swap_info_struct *si;
+	unsigned long offset, found = 0;
+
+	cs_assert_pcp_locked();
+	*why = CS_FAST_NO_CLUSTER;
+	if (!cs_unpack(pcp->next[order], &type, &offset))
+		return 0;
+	si = cs_swap_device(type);
+	if (!si || !cs_get_device(si)) {
+		pcp->next[order] = 0;
+		return 0;
+	}
+	/* cluster_info and max are stable while the reference is held. */
+	if (!si->cluster_info || offset >= si->max) {
+		pcp->next[order] = 0;
+		goto out;
+	}
+	if (!cs_credit_take(pcp, type, nr)) {
+		*why = CS_FAST_NO_CREDIT;
+		goto out;
+	}
+
+	ci = cs_cluster_of(si, offset);
+	spin_lock(&ci->lock);
+	/* Only a cluster of this order on nonfull or frag: free ones need si->lock. */
+	if ((ci->flags & (CLUSTER_FLAG_NONFULL | CLUSTER_FLAG_FRAG)) && ci->order == order) {
+		if (order && ci->count + nr == CS_SWAPFILE_CLUSTER)
+			found = cs_take_last(si, ci, offset, order);
+		else
+			found = cs_take_wrapping(si, ci, offset, order);
+	}
+	if (!found || (ci->flags & CLUSTER_FLAG_FULL)) {
+		pcp->next[order] = 0;
+	} else if (ci->count == CS_SWAPFILE_CLUSTER) {
+		/* Full: to the full list at this CPU's next slow path. */
+		cs_note_filled(pcp, order, cs_pack(type, cs_cluster_index(si, ci)));
+		pcp->next[order] = 0;
+	} else if ((found + nr) % CS_SWAPFILE_CLUSTER) {
+		pcp->next[order] = cs_pack(type, found + nr);
+	} else {
+		/* At the end: the next allocation wraps to the cluster's start. */
+		pcp->next[order] = cs_pack(type, found + nr - CS_SWAPFILE_CLUSTER);
+	}
+	spin_unlock(&ci->lock);
+
+	if (found)
+		cs_count(fast);
+	else
+		cs_credit_put(si, nr);
+out:
+	cs_kcall_put_device(si);
+	return found ? swp_entry(type, found).val : 0;
+}
+
+/* ---------------------------------------------------------------------
+ * The walk over devices (slow path)
+ * ---------------------------------------------------------------------
+ */
+
+/*
  * Devices swapped on without a priority get -2, -3, ... in swapon order from
  * stock 6.12, so each is used only once those before it are full.  Upstream
  * gives them all priority -1 instead ("mm/swap: select swap device with
@@ -485,6 +544,7 @@ static struct swap_info_struct *cs_rr_turn(struct plist_head *head, int node,
  * Walk the avail list as get_swap_pages() does.  Sets *@stock when the call
  * should go to stock code instead.
  * Context: cs_pcp.lock held.
+ * Upstream counterpart: swap_alloc_slow().
  */
 static unsigned long cs_alloc_slow(struct cs_pcp *pcp, int order, bool *stock)
 {
@@ -551,27 +611,10 @@ static unsigned long cs_alloc_slow_settled(struct cs_pcp *pcp, int order, bool *
 	return val;
 }
 
-/*
- * swap_range_alloc() takes a device out of service at the allocation that
- * fills it.  Here a device is full when inuse_pages reaches pages with no CPU
- * holding credit; the allocating CPU checks that, under si->lock, only when
- * it has just spent its own last credit on a device reserved to the last
- * page.  Context: no swap lock held.
+/* ---------------------------------------------------------------------
+ * Stock allocation beside the module
+ * ---------------------------------------------------------------------
  */
-static void cs_full_after_alloc(swp_entry_t entry)
-{
-	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
-
-	if (READ_ONCE(si->inuse_pages) < si->pages ||
-	    atomic_read(raw_cpu_ptr(&cs_pcp.credit[si->type])))
-		return;
-	spin_lock(&si->lock);
-	cs_count(lock_alloc);
-	if ((si->flags & SWP_WRITEOK) && si->inuse_pages == si->pages &&
-	    !cs_line_credit(si->type))
-		cs_mark_full(si);
-	spin_unlock(&si->lock);
-}
 
 /*
  * Stock allocation decides "full" from inuse_pages alone (swap_range_alloc():
@@ -663,6 +706,11 @@ swp_entry_t cs_get_swap_page_of_type(int type)
 	return entry;
 }
 
+/* ---------------------------------------------------------------------
+ * Entry point
+ * ---------------------------------------------------------------------
+ */
+
 /*
  * Reserve @nr slots of nr_swap_pages, as get_swap_pages() does: only when
  * that many are left, so that the count never goes below 0 (SwapFree and
@@ -695,6 +743,7 @@ static int cs_charge_swap(struct folio *folio, swp_entry_t entry)
  * Context: process context (reclaim, shmem writeout); does not sleep unless
  * it hands the call to stock code.
  * Return: the first swap entry of the folio's range, or 0.
+ * Upstream counterpart: folio_alloc_swap().
  */
 swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 {
