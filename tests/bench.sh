@@ -39,7 +39,7 @@ ko=$("$top/tests/vm/build.sh" trixie "$kver" | tail -n 1)
 cp "$ko" "$job/clusterswap.ko"
 rm -rf "$root/tmp/cs-bench"
 mkdir -p "$root/tmp/cs-bench"
-cp "$top/tests/guest/verifier.c" "$root/tmp/cs-bench/"
+cp "$top/tests/guest/programs/verifier.c" "$root/tmp/cs-bench/"
 chroot "$root" gcc -O2 -static -pthread -o /tmp/cs-bench/verifier /tmp/cs-bench/verifier.c
 cp "$root/tmp/cs-bench/verifier" "$job/bin/"
 cp "$top/tests/guest/lib.sh" "$job/"

@@ -7,7 +7,7 @@
 # report or warning, fails the test it happens in.  lock_stat then shows the
 # swap device lock's contention under load with the module off and on.
 #
-#   TESTS="load cow ..." make check-debug     a subset
+#   TESTS="loads_and_unloads_cleanly cow_pages_stay_right" make check-debug   a subset
 #
 # By default every in-VM test runs, with the same workloads as make check and
 # every time limit multiplied by SUITE_TIME_SCALE (default 8: KASAN and lockdep
@@ -27,7 +27,8 @@ t0=$(date +%s)
 "$top/tests/vm/debug-kernel.sh"
 release=$(cat "$CLUSTERSWAP_CACHE/debug-612/release")
 stock=$(ls "$root/lib/modules" | sort -V | tail -n 1)
-all=$(cd "$top/tests/guest" && ls t_*.sh | sed 's/^t_//; s/\.sh$//' | grep -vx 'dkms\|deb')
+all=$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//' |
+	grep -vx 'dkms_builds_and_removes\|deb_package_installs_and_purges')
 tests=${TESTS:-$(echo $all)}
 
 passed=0

@@ -7,7 +7,7 @@
 #
 # Environment:
 #   KERNELS="6.12 6.1"     kernel lines to test (default: both)
-#   TESTS="load knob ..."  in-VM tests to run (default: all tests/guest/t_*.sh)
+#   TESTS="a b ..."        in-VM tests to run (default: all tests/guest/specs/*.sh)
 #   CLUSTERSWAP_CACHE      where build roots and outputs live (~/.cache/clusterswap)
 #
 # On a fresh Debian 12 machine, as root, it installs what it needs.  Ends with
@@ -159,7 +159,7 @@ else
 fi
 
 if [ "$mode" = all ]; then
-	tests=${TESTS:-$(cd "$top/tests/guest" && ls t_*.sh | sed 's/^t_//; s/\.sh$//')}
+	tests=${TESTS:-$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//')}
 	for s in $suites; do
 		section "VM: $s"
 		while read -r line; do

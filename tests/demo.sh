@@ -28,7 +28,7 @@ mkdir -p "$job/bin"
 "$top/tests/ship-tree.sh" "$job/src"
 rm -rf "$root/tmp/cs-demo"
 mkdir -p "$root/tmp/cs-demo"
-cp "$top/tests/guest/verifier.c" "$root/tmp/cs-demo/"
+cp "$top/tests/guest/programs/verifier.c" "$root/tmp/cs-demo/"
 chroot "$root" gcc -O2 -static -pthread -o /tmp/cs-demo/verifier /tmp/cs-demo/verifier.c
 cp "$root/tmp/cs-demo/verifier" "$job/bin/"
 cp "$top/tests/demo/guest.sh" "$job/run.sh"

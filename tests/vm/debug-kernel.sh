@@ -74,66 +74,9 @@ if [ "$(cat "$root$src/.clusterswap-source" 2>/dev/null)" != "$pkgver" ]; then
 	mv "$root$src.new" "$root$src"
 fi
 
-# What this build wants, over Debian's config with its modules dropped.
-# =n means not set; an empty string may also be absent. MODULE_SIG itself stays
-# on (the lockdown LSM selects it) but nothing is signed and nothing is forced.
-cat >"$out/fragment.config" <<'FRAGMENT'
-CONFIG_LOCALVERSION="-csdebug"
-CONFIG_LOCALVERSION_AUTO=n
-CONFIG_MODULES=y
-CONFIG_MODULE_UNLOAD=y
-CONFIG_MODULE_SIG_FORCE=n
-CONFIG_MODULE_SIG_ALL=n
-CONFIG_SYSTEM_TRUSTED_KEYS=""
-CONFIG_SYSTEM_REVOCATION_KEYS=""
-CONFIG_DEBUG_INFO_NONE=y
-CONFIG_DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT=n
-CONFIG_DEBUG_INFO=n
-CONFIG_DEBUG_INFO_BTF=n
-CONFIG_VIRTIO=y
-CONFIG_VIRTIO_PCI=y
-CONFIG_VIRTIO_BLK=y
-CONFIG_NET_9P=y
-CONFIG_NET_9P_VIRTIO=y
-CONFIG_9P_FS=y
-CONFIG_9P_FS_POSIX_ACL=y
-CONFIG_SWAP=y
-CONFIG_ZSMALLOC=y
-CONFIG_ZRAM=y
-CONFIG_ZSWAP=y
-CONFIG_CRYPTO_LZO=y
-CONFIG_CRYPTO_LZ4=y
-CONFIG_EXT4_FS=y
-CONFIG_OVERLAY_FS=y
-CONFIG_TMPFS=y
-CONFIG_BLK_DEV_INITRD=y
-CONFIG_DEVTMPFS=y
-CONFIG_DEVTMPFS_MOUNT=y
-CONFIG_MEMCG=y
-CONFIG_TRANSPARENT_HUGEPAGE=y
-CONFIG_THP_SWAP=y
-CONFIG_FTRACE=y
-CONFIG_FUNCTION_TRACER=y
-CONFIG_DYNAMIC_FTRACE=y
-CONFIG_DYNAMIC_FTRACE_WITH_ARGS=y
-CONFIG_KPROBES=y
-CONFIG_KALLSYMS=y
-CONFIG_KALLSYMS_ALL=y
-CONFIG_DEBUG_FS=y
-CONFIG_SERIAL_8250=y
-CONFIG_SERIAL_8250_CONSOLE=y
-CONFIG_X86_KERNEL_IBT=y
-CONFIG_PROVE_LOCKING=y
-CONFIG_DEBUG_LOCK_ALLOC=y
-CONFIG_DEBUG_SPINLOCK=y
-CONFIG_LOCK_STAT=y
-CONFIG_DEBUG_ATOMIC_SLEEP=y
-CONFIG_DEBUG_LIST=y
-CONFIG_DEBUG_VM=y
-CONFIG_KASAN=y
-CONFIG_KASAN_GENERIC=y
-CONFIG_KASAN_INLINE=y
-FRAGMENT
+# What this build wants, over Debian's config with its modules dropped
+# (debug-kernel.config).
+grep -v "^#" "$(dirname "$0")/debug-kernel.config" >"$out/fragment.config"
 
 echo "debug-kernel: configure from config-$kver"
 sed -E 's/^(CONFIG_[A-Za-z0-9_]+)=m$/# \1 is not set/' "$root/boot/config-$kver" >"$root$src/.config"

@@ -10,7 +10,7 @@
 # slower); the workloads stay the same.
 #
 # Builds the module and the test programs in the build root, boots the stock
-# kernel in QEMU, runs the tests (tests/guest/t_*.sh) and prints one line per
+# kernel in QEMU, runs the tests (tests/guest/specs/*.sh) and prints one line per
 # test: "PASS <line>/<test>" or "FAIL <line>/<test>: reason".  A failing test's
 # output and the guest's kernel log tail are printed above its line.
 set -euo pipefail
@@ -30,17 +30,17 @@ mkdir -p "$job/bin"
 ko=$("$here/build.sh" "$suite" "$kver" | tail -n 1)
 cp "$ko" "$job/clusterswap.ko"
 for fixture in squatter corrupter widener; do
-	ko=$("$here/build.sh" "$suite" "$kver" "$top/tests/guest/$fixture" | tail -n 1)
+	ko=$("$here/build.sh" "$suite" "$kver" "$top/tests/guest/fixtures/$fixture" | tail -n 1)
 	cp "$ko" "$job/"
 done
 
 # Test programs: static, built with the suite's own compiler.
 rm -rf "$root/tmp/cs-guest"
 mkdir -p "$root/tmp/cs-guest"
-cp "$top"/tests/guest/*.c "$root/tmp/cs-guest/"
+cp "$top"/tests/guest/programs/*.c "$root/tmp/cs-guest/"
 chroot "$root" sh -c 'cd /tmp/cs-guest && for c in *.c; do
 	gcc -O2 -Wall -Wextra -Werror -static -pthread -o "${c%.c}" "$c" || exit 1; done'
-for c in "$top"/tests/guest/*.c; do
+for c in "$top"/tests/guest/programs/*.c; do
 	b=$(basename "$c" .c)
 	cp "$root/tmp/cs-guest/$b" "$job/bin/"
 done
@@ -49,8 +49,9 @@ done
 "$top/tests/ship-tree.sh" "$job/src"
 deb=$("$top/tests/deb.sh" | tail -n 1)
 cp "$deb" "$job/"
-cp "$top"/tests/guest/lib.sh "$top"/tests/guest/t_*.sh "$job/"
-cp "$top/tests/guest/suite.sh" "$job/run.sh"
+cp "$top"/tests/guest/lib.sh "$job/"
+cp -a "$top"/tests/guest/specs "$job/"
+cp "$top/tests/guest/runner.sh" "$job/run.sh"
 echo "$@" >"$job/tests"
 scale=${SUITE_TIME_SCALE:-1}
 echo "$scale" >"$job/time_scale"
@@ -62,14 +63,14 @@ echo "$scale" >"$job/time_scale"
 # module under load) declare TCG_<test>=single and run in a single-threaded
 # TCG boot, where that stock check passes; the rest run multi-threaded.
 tcg_mode() {
-	sed -n "s/^TCG_$1=//p" "$top/tests/guest/t_$1.sh"
+	sed -n "s/^TCG_$1=//p" "$top/tests/guest/specs/$1.sh"
 }
 
 # A test's own boot may ask for more CPUs (SMP_<test>=N), a virtio disk of
 # N MiB (DISK_<test>=N, /dev/vda in the guest) and more kernel command line
 # (APPEND_<test>="preempt=full").
 directive() {
-	sed -n "s/^$1_$2=//p" "$top/tests/guest/t_$2.sh" | tr -d '"'
+	sed -n "s/^$1_$2=//p" "$top/tests/guest/specs/$2.sh" | tr -d '"'
 }
 
 # run_group MODE TEST...: one boot running TEST... Appends to $all_results.
@@ -89,7 +90,7 @@ run_group() {
 		extra="-drive file=$job/disk.img,if=virtio,format=raw,discard=unmap"
 	fi
 	for t in "$@"; do
-		t_limit=$(sed -n "s/^TIMEOUT_$t=//p" "$top/tests/guest/t_$t.sh")
+		t_limit=$(sed -n "s/^TIMEOUT_$t=//p" "$top/tests/guest/specs/$t.sh")
 		limit=$((limit + ${t_limit:-120} * scale + 20))
 	done
 	echo "$@" >"$job/tests"
@@ -122,7 +123,7 @@ run_group() {
 # A test that leaves the guest changed for good (BOOT_<test>=own) gets a
 # boot of its own; the others share one boot per TCG mode.
 boot_mode() {
-	sed -n "s/^BOOT_$1=//p" "$top/tests/guest/t_$1.sh"
+	sed -n "s/^BOOT_$1=//p" "$top/tests/guest/specs/$1.sh"
 }
 
 # What each kernel line's module provides, the one list tests are gated on
@@ -140,7 +141,7 @@ single=
 own=
 ran=
 for t in "$@"; do
-	[ -f "$top/tests/guest/t_$t.sh" ] || { echo "FAIL $line/$t: no such test"; exit 1; }
+	[ -f "$top/tests/guest/specs/$t.sh" ] || { echo "FAIL $line/$t: no such test"; exit 1; }
 	# NEEDS_<test>=CAPABILITY: run only where the kernel line has it.
 	needs=$(directive NEEDS "$t")
 	if [ -n "$needs" ] && ! echo " $(line_capabilities) " | grep -q " $needs "; then

@@ -2,9 +2,9 @@
 # are back to where they started within 1 s with the module on (it
 # invalidates the zswap copy the moment a slot is freed).  Stock's figure on
 # the same workload is printed beside it.
-NEEDS_zswap=allocator
-TIMEOUT_zswap=300
-BOOT_zswap=own
+NEEDS_zswap_copy_dropped_at_free=allocator
+TIMEOUT_zswap_copy_dropped_at_free=300
+BOOT_zswap_copy_dropped_at_free=own
 zswap_stored() {
 	cat /sys/kernel/debug/zswap/stored_pages
 }
@@ -27,7 +27,7 @@ zswap_run() {
 	note "$1: zswap stored pages: $base at the start, peak $peak, $after 1 s after the exit"
 	eval "${1}_left=$((after - base)); ${1}_peak=$((peak - base))"
 }
-test_zswap() {
+test_zswap_copy_dropped_at_free() {
 	[ -e /sys/module/zswap/parameters/enabled ] || fail "no zswap in this kernel"
 	echo 1 >/sys/module/zswap/parameters/enabled || fail "cannot enable zswap"
 	zram_swap 0 1G

@@ -3,11 +3,11 @@
 # has no clusters and stays with the stock allocator: first it waits at a
 # lower priority, then it is put first and serves the load itself.  Every
 # page comes back intact either way.
-NEEDS_multi_device=allocator
-TIMEOUT_multi_device=400
-BOOT_multi_device=own
-DISK_multi_device=320
-test_multi_device() {
+NEEDS_devices_share_the_load=allocator
+TIMEOUT_devices_share_the_load=400
+BOOT_devices_share_the_load=own
+DISK_devices_share_the_load=320
+test_devices_share_the_load() {
 	[ -b /dev/vda ] || modprobe virtio_blk  # built in on the debug kernel
 	i=0
 	while [ ! -b /dev/vda ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done

@@ -4,10 +4,10 @@
 # swapped on with discard, which the module serves too (clusters, discard of
 # freed clusters).  A zeromap bit cleared for the wrong owner, or left for
 # one, shows as a bad page.
-TIMEOUT_zero_pages=420
-DISK_zero_pages=384
-BOOT_zero_pages=own
-test_zero_pages() {
+TIMEOUT_zero_pages_stay_zero=420
+DISK_zero_pages_stay_zero=384
+BOOT_zero_pages_stay_zero=own
+test_zero_pages_stay_zero() {
 	zram_swap 0 512M
 	cs_load
 	cs_set 1

@@ -3,9 +3,9 @@
 # of the leaving device back (the module stops allocating there, fences, and
 # returns its inuse_pages credit), swapon puts it back in service, and every
 # page comes back intact.
-NEEDS_swapoff_cycles=allocator
-TIMEOUT_swapoff_cycles=400
-test_swapoff_cycles() {
+NEEDS_swapoff_under_load_loses_nothing=allocator
+TIMEOUT_swapoff_under_load_loses_nothing=400
+test_swapoff_under_load_loses_nothing() {
 	zram_swap 0 512M 5
 	zram_swap 1 512M 5
 	cs_load

@@ -1,8 +1,8 @@
 # With the module loaded and enabled, 4 threads push at least 4x memory.max
 # through zram swap; every page comes back intact, and the module's call
 # counters show it was on the allocation and free paths.
-TIMEOUT_swap_verify=300
-test_swap_verify() {
+TIMEOUT_swapped_pages_verify=300
+test_swapped_pages_verify() {
 	zram_swap 0 1G
 	cs_load
 	cs_set 1

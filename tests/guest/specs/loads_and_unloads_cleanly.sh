@@ -1,7 +1,7 @@
 # The module loads on this kernel, says what it recognised, starts disabled,
 # exposes read-only debugfs files, and leaves nothing behind when unloaded.
-TIMEOUT_load=60
-test_load() {
+TIMEOUT_loads_and_unloads_cleanly=60
+test_loads_and_unloads_cleanly() {
 	cs_load
 	[ "$(cat $CS/enabled)" = 0 ] || fail "enabled is $(cat $CS/enabled) after load, want 0"
 	grep -q "^$(uname -r) (" $CS/kernel || fail "kernel reads '$(cat $CS/kernel)'"

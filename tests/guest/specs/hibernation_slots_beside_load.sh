@@ -7,10 +7,10 @@
 # was in this allocation).  A whole hibernation cycle is not run here: a
 # test_resume cycle in this harness hung with the module off (its root and
 # job share are 9p, whose virtio transport has no freeze/restore).
-TIMEOUT_hibernation_slots=300
-DISK_hibernation_slots=384
-BOOT_hibernation_slots=own
-NEEDS_hibernation_slots=allocator
+TIMEOUT_hibernation_slots_beside_load=300
+DISK_hibernation_slots_beside_load=384
+BOOT_hibernation_slots_beside_load=own
+NEEDS_hibernation_slots_beside_load=allocator
 
 # slots_run stock|clusterswap SEED
 slots_run() {
@@ -25,7 +25,7 @@ slots_run() {
 	verifier_ok $? "beside hibernation's slot allocation ($1)"
 }
 
-test_hibernation_slots() {
+test_hibernation_slots_beside_load() {
 	[ -c /dev/snapshot ] || fail "no /dev/snapshot (CONFIG_HIBERNATION_SNAPSHOT_DEV)"
 	virtio_disk
 	echo 0 >/sys/block/vda/queue/rotational || fail "cannot mark the virtio disk non-rotational"

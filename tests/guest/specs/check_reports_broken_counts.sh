@@ -2,10 +2,10 @@
 # of an idle swap device off by one (a test fixture breaks it under the
 # kernel's own locks), check names that device and cluster; once repaired,
 # check reads "ok" again.
-TIMEOUT_check_catches=60
+TIMEOUT_check_reports_broken_counts=60
 # Loads a kprobe module (patches kernel text): see tcg_mode() in tests/vm/suite.sh.
-TCG_check_catches=single
-test_check_catches() {
+TCG_check_reports_broken_counts=single
+test_check_reports_broken_counts() {
 	zram_swap 0 256M 10
 	zram_swap 1 64M 1
 	cs_load

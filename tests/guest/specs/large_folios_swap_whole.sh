@@ -2,8 +2,8 @@
 # clusterswap alike, on the same workload: the per-size swpout and
 # swpout_fallback counters are printed side by side, and every page comes
 # back intact.  With the module on, 64 KiB folios are allocated by it.
-TIMEOUT_thp=360
-NEEDS_thp=allocator
+TIMEOUT_large_folios_swap_whole=360
+NEEDS_large_folios_swap_whole=allocator
 thp_run() {
 	o64=$(thp_stat 64kB swpout); f64=$(thp_stat 64kB swpout_fallback)
 	o2m=$(thp_stat 2048kB swpout); f2m=$(thp_stat 2048kB swpout_fallback)
@@ -12,7 +12,7 @@ thp_run() {
 	note "$1: 64kB swpout $(( $(thp_stat 64kB swpout) - o64 )) fallback $(( $(thp_stat 64kB swpout_fallback) - f64 )); 2048kB swpout $(( $(thp_stat 2048kB swpout) - o2m )) fallback $(( $(thp_stat 2048kB swpout_fallback) - f2m ))"
 	eval "${1}_64=$(( $(thp_stat 64kB swpout) - o64 ))"
 }
-test_thp() {
+test_large_folios_swap_whole() {
 	T=/sys/kernel/mm/transparent_hugepage
 	zram_swap 0 1G
 	echo always >$T/hugepages-64kB/enabled || fail "cannot enable 64kB mTHP"

@@ -5,8 +5,8 @@
 # priority round robin": both carry the load while neither is full.  With
 # round_robin=0 the stock order is back: the second device stays unused.
 # The knob takes exactly 0 or 1, and every page is verified.
-TIMEOUT_round_robin=240
-NEEDS_round_robin=allocator
+TIMEOUT_default_priority_round_robin=240
+NEEDS_default_priority_round_robin=allocator
 
 # rr_run SEED: the verifier through both devices; $peaks: their peaks in KiB.
 rr_run() {
@@ -16,7 +16,7 @@ rr_run() {
 	verifier_ok $? "(seed $1)"
 }
 
-test_round_robin() {
+test_default_priority_round_robin() {
 	zram_swap 0 1G
 	zram_swap 1 1G
 	prios=$(awk '$1 ~ /zram/ {printf "%s ", $5}' /proc/swaps)

@@ -1,7 +1,7 @@
 # Swapped pages shared by fork, then copied on write in parent and child,
 # stay right in both (each verifies every page, three rounds of page-out).
-TIMEOUT_cow=180
-test_cow() {
+TIMEOUT_cow_pages_stay_right=180
+test_cow_pages_stay_right() {
 	zram_swap 0 512M
 	cs_load
 	cs_set 1

@@ -1,7 +1,7 @@
 # The switch flips every 200 ms for 60 s while 8 threads swap through zram
 # in a memory cgroup: every page still comes back intact.
-TIMEOUT_toggle_load=200
-test_toggle_load() {
+TIMEOUT_switch_under_load_loses_nothing=200
+test_switch_under_load_loses_nothing() {
 	zram_swap 0 1G
 	cs_load
 	memcg toggle 96

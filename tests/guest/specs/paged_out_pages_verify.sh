@@ -1,8 +1,8 @@
 # madvise(MADV_PAGEOUT) of a known region with the module enabled: the pages
 # leave memory (mincore), each went through the module's allocation hook, and
 # every byte comes back on swap-in.
-TIMEOUT_pageout=120
-test_pageout() {
+TIMEOUT_paged_out_pages_verify=120
+test_paged_out_pages_verify() {
 	zram_swap 0 512M
 	cs_load
 	cs_set 1

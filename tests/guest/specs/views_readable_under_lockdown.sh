@@ -3,10 +3,10 @@
 # read-only, which lockdown allows), the sysfs switch works, swapping with it
 # on verifies, and it unloads.  Unsigned modules can no longer be loaded,
 # which shows lockdown is really on.
-TIMEOUT_lockdown=120
+TIMEOUT_views_readable_under_lockdown=120
 # Lockdown cannot be lowered again: it gets a boot of its own.
-BOOT_lockdown=own
-test_lockdown() {
+BOOT_views_readable_under_lockdown=own
+test_views_readable_under_lockdown() {
 	L=/sys/kernel/security/lockdown
 	[ -w $L ] || fail "no $L on this kernel"
 	zram_swap 0 512M

@@ -2,8 +2,8 @@
 # that found no slot stay in memory and verify), the device is taken out of
 # service with nothing corrupted (check ok while full), and frees bring it
 # back (a later page-out finds room again).
-TIMEOUT_full_device=180
-test_full_device() {
+TIMEOUT_full_device_fails_cleanly=180
+test_full_device_fails_cleanly() {
 	zram_swap 0 16M
 	cs_load
 	cs_set 1

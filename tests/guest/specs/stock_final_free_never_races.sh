@@ -10,8 +10,8 @@
 # (its stock_final_free counter moves) and the fixture counts no hit; with it
 # off the fixture counts hits (its probe is live).  Every page, zero-filled
 # ones included, verifies both ways.
-TIMEOUT_stock_free_window=420
-NEEDS_stock_free_window=allocator
+TIMEOUT_stock_final_free_never_races=420
+NEEDS_stock_final_free_never_races=allocator
 
 # fill_device SEED: fill what is left of zram0 for 2 s, from outside the
 # memcg: the device runs full, which schedules the reclaim worker.
@@ -41,7 +41,7 @@ window_run() {
 	eval "hits_$1=$(($(cat $W/hits) - h0))"
 }
 
-test_stock_free_window() {
+test_stock_final_free_never_races() {
 	insmod /job/cs_widener.ko delay_us=500 || fail "insmod cs_widener.ko"
 	W=/sys/module/cs_widener/parameters
 	zram_swap 0 64M

@@ -3,11 +3,11 @@
 # order-0 allocations (printed, with the acquisitions by frees beside it).
 # Then the switch flips every 200 ms for 60 s (at least 150 flips).  Every
 # page comes back intact.
-TIMEOUT_smp8=420
-SMP_smp8=8
-BOOT_smp8=own
-NEEDS_smp8=allocator
-test_smp8() {
+TIMEOUT_smp8_takes_si_lock_rarely=420
+SMP_smp8_takes_si_lock_rarely=8
+BOOT_smp8_takes_si_lock_rarely=own
+NEEDS_smp8_takes_si_lock_rarely=allocator
+test_smp8_takes_si_lock_rarely() {
 	[ "$(nproc)" = 8 ] || fail "booted with $(nproc) CPUs, want 8"
 	zram_swap 0 2G
 	cs_load

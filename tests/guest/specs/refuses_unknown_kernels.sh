@@ -1,7 +1,7 @@
 # A kernel outside the supported lines is refused at load with -EOPNOTSUPP
 # and one clear line in the kernel log, and nothing is left behind.  The
 # running kernel is faked with the test-only parameter assume_release.
-TIMEOUT_refuse_kernel=60
+TIMEOUT_refuses_unknown_kernels=60
 refused() {
 	dmesg -C
 	out=$(insmod $KO assume_release="$1" 2>&1) && fail "insmod accepted kernel $1"
@@ -13,7 +13,7 @@ refused() {
 	note "$1: $line"
 }
 
-test_refuse_kernel() {
+test_refuses_unknown_kernels() {
 	refused 7.2.13+deb14-amd64 'already has the cluster swap allocator'
 	refused 6.14.0 'already has the cluster swap allocator'
 	refused 6.6.0-30-amd64 'is not supported'

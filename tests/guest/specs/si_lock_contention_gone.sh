@@ -3,9 +3,9 @@
 # stock and then clusterswap, in the same boot: its contentions, wait time and
 # acquisitions from /proc/lock_stat.  Lockdep has watched every lock the
 # module took in the tests before; a report there fails them.
-TIMEOUT_lock_stat=600
-DEBUG_lock_stat=only
-NEEDS_lock_stat=allocator
+TIMEOUT_si_lock_contention_gone=600
+DEBUG_si_lock_contention_gone=only
+NEEDS_si_lock_contention_gone=allocator
 # The lock_stat lines of the classes named "&p->lock" (lockdep numbers
 # same-named classes "#2", "#3"...; on Debian 6.12 si->lock is "&p->lock#2"):
 # the class line, then its contention points (caller, count) when it had
@@ -25,7 +25,7 @@ lock_stat_run() {
 	[ -s /tmp/si_lock_stat ] || fail "no &p->lock class in /proc/lock_stat"
 	sed 's/^/      /' /tmp/si_lock_stat
 }
-test_lock_stat() {
+test_si_lock_contention_gone() {
 	[ -e /proc/lock_stat ] || fail "no /proc/lock_stat: not a LOCK_STAT kernel"
 	zram_swap 0 1G
 	cs_load

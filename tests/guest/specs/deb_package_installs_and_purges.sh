@@ -5,7 +5,7 @@
 # (systemd-modules-load on Debian 13, /etc/init.d/kmod on a Debian 12 without
 # systemd, as the README says); "apt purge" removes it and leaves nothing
 # behind.
-TIMEOUT_deb=900
+TIMEOUT_deb_package_installs_and_purges=900
 
 # What loads modules at boot: systemd-modules-load.service runs this binary;
 # without systemd, Debian 12's kmod init script does the same from
@@ -22,7 +22,7 @@ boot_module_loader() {
 	note "boot-time loader: /etc/init.d/kmod start"
 	/etc/init.d/kmod start || fail "/etc/init.d/kmod start failed"
 }
-test_deb() {
+test_deb_package_installs_and_purges() {
 	deb=$(ls /job/clusterswap-dkms_*_all.deb) || fail "no package in /job"
 	kver=$(uname -r)
 	# Headers for the running kernel only, as on a user's machine: the build

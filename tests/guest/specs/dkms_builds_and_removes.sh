@@ -2,8 +2,8 @@
 # dkms add, build, install for the running kernel, modprobe, a verified swap
 # run with it enabled, then dkms remove, which leaves nothing behind.  A DKMS
 # install for a kernel outside the supported lines is refused cleanly.
-TIMEOUT_dkms=420
-test_dkms() {
+TIMEOUT_dkms_builds_and_removes=420
+test_dkms_builds_and_removes() {
 	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' /job/src/dkms.conf)
 	kver=$(uname -r)
 	cp -a /job/src "/usr/src/clusterswap-$ver"

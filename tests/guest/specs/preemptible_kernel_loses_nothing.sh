@@ -3,13 +3,13 @@
 # is swapped off and on 10 times (each swapoff ends within 60 s: no credit is
 # stranded on another CPU), and the module is unloaded and loaded again under
 # load; every page verifies.
-TIMEOUT_preempt_full=480
-APPEND_preempt_full="preempt=full"
-BOOT_preempt_full=own
+TIMEOUT_preemptible_kernel_loses_nothing=480
+APPEND_preemptible_kernel_loses_nothing="preempt=full"
+BOOT_preemptible_kernel_loses_nothing=own
 # Loads and unloads under load: see tcg_mode() in tests/vm/suite.sh.
-TCG_preempt_full=single
-NEEDS_preempt_full=allocator
-test_preempt_full() {
+TCG_preemptible_kernel_loses_nothing=single
+NEEDS_preemptible_kernel_loses_nothing=allocator
+test_preemptible_kernel_loses_nothing() {
 	grep -q '(full)' /sys/kernel/debug/sched/preempt ||
 		fail "not a preempt=full boot: $(cat /sys/kernel/debug/sched/preempt)"
 	zram_swap 0 512M 5

@@ -26,13 +26,13 @@ lockdep_on() {
 
 for name in $(cat /job/tests); do
 	lockdep_before=$(lockdep_on)
-	timeout=$(sh -c ". /job/lib.sh; . /job/t_$name.sh; echo \${TIMEOUT_$name:-120}")
+	timeout=$(sh -c ". /job/lib.sh; . /job/specs/$name.sh; echo \${TIMEOUT_$name:-120}")
 	timeout=$((timeout * scale))
 	taint_before=$(cat /proc/sys/kernel/tainted)
 	dmesg -C
 	echo "=== $name (limit ${timeout}s)"
 	start=$(date +%s)
-	timeout -k 10 "$timeout" sh -c ". /job/lib.sh; . /job/t_$name.sh; test_$name" >"/job/out/$name.log" 2>&1
+	timeout -k 10 "$timeout" sh -c ". /job/lib.sh; . /job/specs/$name.sh; test_$name" >"/job/out/$name.log" 2>&1
 	rc=$?
 	cat "/job/out/$name.log"
 	dmesg >"/job/out/$name.dmesg"

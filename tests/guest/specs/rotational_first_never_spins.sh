@@ -4,11 +4,11 @@
 # devices driven to full, stock allocation beside the module never spins
 # (no full mTHP cluster is left on frag or nonfull), no device shows more in
 # use than its size, and every page verifies.
-TIMEOUT_rotational_first=420
-DISK_rotational_first=64
-BOOT_rotational_first=own
-NEEDS_rotational_first=allocator
-test_rotational_first() {
+TIMEOUT_rotational_first_never_spins=420
+DISK_rotational_first_never_spins=64
+BOOT_rotational_first_never_spins=own
+NEEDS_rotational_first_never_spins=allocator
+test_rotational_first_never_spins() {
 	T=/sys/kernel/mm/transparent_hugepage
 	virtio_disk
 	echo 1 >/sys/block/vda/queue/rotational || fail "cannot mark the virtio disk rotational"

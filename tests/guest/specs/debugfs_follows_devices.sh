@@ -2,8 +2,8 @@
 # devices/<type>/summary and clusters; they describe the device as the kernel
 # has it (pages, use, cluster lists); the directory goes with swapoff; and
 # check reads "ok" throughout.
-TIMEOUT_device_views=180
-test_device_views() {
+TIMEOUT_debugfs_follows_devices=180
+test_debugfs_follows_devices() {
 	cs_load
 	[ -d $CSD/devices ] || fail "no $CSD/devices"
 	[ -z "$(ls $CSD/devices)" ] || fail "devices/ lists $(ls $CSD/devices) with no swap on"

@@ -1,7 +1,7 @@
 # /sys/kernel/clusterswap/enabled takes exactly 0 or 1 from root.  Anything
 # else, and any write by another user, is rejected and changes nothing.
 # round_robin exists where the allocator does (6.12) and nowhere else.
-TIMEOUT_knob=60
+TIMEOUT_switch_rejects_bad_input=60
 rejected() {
 	want=$(cat $CS/enabled)
 	printf '%s' "$1" >$CS/enabled 2>/dev/null && fail "accepted '$2'"
@@ -29,7 +29,7 @@ bad_inputs() {
 	[ "$(cat $CS/enabled)" = "$want" ] || fail "a non-root write changed enabled"
 }
 
-test_knob() {
+test_switch_rejects_bad_input() {
 	cs_load
 	bad_inputs
 	cs_set 1

@@ -1,10 +1,10 @@
 # When another ftrace IPMODIFY user (a livepatch, here a stand-in module)
 # already owns a function clusterswap redirects, the load is refused and the
 # log names that function; once the owner is gone, the load succeeds.
-TIMEOUT_hook_conflict=60
+TIMEOUT_refuses_owned_hooks=60
 # Patches kernel text: see tcg_mode() in tests/vm/suite.sh.
-TCG_hook_conflict=single
-test_hook_conflict() {
+TCG_refuses_owned_hooks=single
+test_refuses_owned_hooks() {
 	insmod /job/cs_squatter.ko || fail "cannot load the squatter fixture"
 	dmesg -C
 	out=$(insmod $KO 2>&1) && fail "clusterswap loaded beside another owner of free_swap_slot"

@@ -4,8 +4,8 @@
 # where stock looks.  And a 64 KiB folio that finds no room on such a device
 # counts a memory.swap.events "fail", with the module on as with it off.
 # Every page verifies.
-TIMEOUT_fragmented_swap=420
-NEEDS_fragmented_swap=allocator
+TIMEOUT_handback_leaves_every_slot_usable=420
+NEEDS_handback_leaves_every_slot_usable=allocator
 
 # holes_start SEED: zram0 filled, every other slot freed; $holes_pid keeps
 # the rest until holes_end.
@@ -44,7 +44,7 @@ fail_events() {
 	eval "fail_$1=$n"
 }
 
-test_fragmented_swap() {
+test_handback_leaves_every_slot_usable() {
 	T=/sys/kernel/mm/transparent_hugepage
 	zram_swap 0 64M
 	cs_load
