@@ -3,6 +3,7 @@
 #   make                       build clusterswap.ko for the running kernel
 #   make KERNELRELEASE=R       ... for kernel R (headers in /lib/modules/R/build)
 #   make KDIR=DIR              ... against the kernel build tree DIR
+#   make CS_SELFTEST=y         a test build: self-tests of the pure logic at load
 #   make check                 the whole test suite (installs what it needs,
 #                              boots the stock Debian kernels in QEMU)
 #   make check-host            only the host-side part: build per kernel, static checks
@@ -23,7 +24,7 @@ SHIPPED := Kbuild Makefile dkms.conf README.md module include
 all: modules
 
 modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(CS_SELFTEST),CS_SELFTEST=$(CS_SELFTEST)) modules
 
 # What a build leaves here, removed without the kernel tree: DKMS (Debian 12's)
 # cleans before and after every build, and Kbuild's own clean would read the

@@ -21,6 +21,7 @@
 #include <clusterswap/control.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
+#include <clusterswap/selftest.h>
 
 bool cs_round_robin = true;
 
@@ -46,7 +47,7 @@ static ssize_t enabled_show(struct kobject *kobj, struct kobj_attribute *attr,
 }
 
 /* Exactly "0" or "1", with at most one trailing newline (what echo writes). */
-static int cs_parse_switch(const char *buf, size_t count, bool *on)
+CS_VISIBLE_IF_SELFTEST int cs_parse_switch(const char *buf, size_t count, bool *on)
 {
 	if (count == 2 && buf[1] == '\n')
 		count = 1;

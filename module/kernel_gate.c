@@ -40,6 +40,30 @@ static bool cs_release_line(const char *release, unsigned int *major,
 }
 
 /**
+ * cs_gate_verdict() - What the gate says of a kernel release string.
+ * @release: a kernel release, as uname -r prints it.
+ *
+ * Return: CS_GATE_OK for a release of the line this module was built for,
+ * else why it is refused.
+ */
+enum cs_gate cs_gate_verdict(const char *release)
+{
+	unsigned int major, minor;
+	char line[16];
+
+	if (!cs_release_line(release, &major, &minor))
+		return CS_GATE_UNPARSABLE;
+	if (major > 6 || (major == 6 && minor >= 14))
+		return CS_GATE_ALREADY;
+	snprintf(line, sizeof(line), "%u.%u", major, minor);
+	if (strcmp(line, "6.12") && strcmp(line, "6.1"))
+		return CS_GATE_UNSUPPORTED;
+	if (strcmp(line, CS_KERNEL_LINE_NAME))
+		return CS_GATE_OTHER_LINE;
+	return CS_GATE_OK;
+}
+
+/**
  * cs_kernel_gate() - Refuse a kernel this build does not support.
  *
  * Context: module init.
@@ -47,33 +71,28 @@ static bool cs_release_line(const char *release, unsigned int *major,
  */
 int cs_kernel_gate(void)
 {
-	unsigned int major, minor;
-	char line[16];
-
 	strscpy(cs_release, assume_release ?: init_utsname()->release,
 		sizeof(cs_release));
 
-	if (!cs_release_line(cs_release, &major, &minor)) {
+	switch (cs_gate_verdict(cs_release)) {
+	case CS_GATE_OK:
+		return 0;
+	case CS_GATE_UNPARSABLE:
 		pr_err("cannot parse kernel release '%s'; refusing to load\n",
 		       cs_release);
-		return -EOPNOTSUPP;
-	}
-	snprintf(line, sizeof(line), "%u.%u", major, minor);
-
-	if (major > 6 || (major == 6 && minor >= 14)) {
+		break;
+	case CS_GATE_ALREADY:
 		pr_err("kernel %s already has the cluster swap allocator (6.14+); refusing to load\n",
 		       cs_release);
-		return -EOPNOTSUPP;
-	}
-	if (strcmp(line, "6.12") && strcmp(line, "6.1")) {
+		break;
+	case CS_GATE_UNSUPPORTED:
 		pr_err("kernel %s is not supported (supported: 6.12.y, 6.1.y); refusing to load\n",
 		       cs_release);
-		return -EOPNOTSUPP;
-	}
-	if (strcmp(line, CS_KERNEL_LINE_NAME)) {
+		break;
+	case CS_GATE_OTHER_LINE:
 		pr_err("built for the %s line, running %s; rebuild for this kernel (dkms does); refusing to load\n",
 		       CS_KERNEL_LINE_NAME, cs_release);
-		return -EOPNOTSUPP;
+		break;
 	}
-	return 0;
+	return -EOPNOTSUPP;
 }

@@ -17,6 +17,7 @@
 #include <clusterswap/control.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
+#include <clusterswap/selftest.h>
 #include <clusterswap/line.h>
 
 /*
@@ -37,6 +38,9 @@ static int __init clusterswap_init(void)
 {
 	int err;
 
+	err = cs_selftest();
+	if (err)
+		return err;
 	err = cs_kernel_gate();
 	if (err)
 		return err;

@@ -17,6 +17,16 @@
  */
 extern bool cs_round_robin;
 
+/* kernel_gate.c: the load-time gate and its verdict on a release string. */
+enum cs_gate {
+	CS_GATE_OK,
+	CS_GATE_UNPARSABLE,
+	CS_GATE_ALREADY,	/* 6.14 and later: the allocator is there already */
+	CS_GATE_UNSUPPORTED,
+	CS_GATE_OTHER_LINE,	/* supported, but this build is for the other line */
+};
+
+enum cs_gate cs_gate_verdict(const char *release);
 int cs_kernel_gate(void);
 const char *cs_kernel_release(void);
 

@@ -5,6 +5,9 @@
 #   build.sh SUITE [KVER [SRCDIR]]   KVER defaults to the root's newest kernel;
 #                                    SRCDIR builds another module (a test fixture)
 #
+# BUILD_SELFTEST=1 makes a test build of clusterswap (make CS_SELFTEST=y:
+# self-tests of the pure logic at load), named clusterswap-selftest.ko.
+#
 # Prints the path of the built module on the last line.  The build happens in a
 # copy of the sources inside the root; the repository is never written.
 set -euo pipefail
@@ -18,7 +21,8 @@ kver=${2:-$(ls "$root/lib/modules" | sort -V | tail -n 1)}
 [ -d "$root/usr/src/linux-headers-$kver" ] || { echo "build.sh: no headers for $kver in $suite" >&2; exit 1; }
 
 src=${3:-}
-work=/tmp/clusterswap-build-$kver${src:+-$(basename "$src")}
+selftest=${BUILD_SELFTEST:+-selftest}
+work=/tmp/clusterswap-build-$kver${src:+-$(basename "$src")}$selftest
 rm -rf "$root$work"
 mkdir -p "$root$work"
 if [ -n "$src" ]; then
@@ -26,7 +30,8 @@ if [ -n "$src" ]; then
 else
 	"$top/tests/ship-tree.sh" "$root$work"
 fi
-if ! chroot "$root" make -s -C "/usr/src/linux-headers-$kver" M="$work" modules \
+if ! chroot "$root" make -s -C "/usr/src/linux-headers-$kver" M="$work" \
+	${BUILD_SELFTEST:+CS_SELFTEST=y} modules \
 	>"$root$work/build.log" 2>&1; then
 	cat "$root$work/build.log" >&2
 	echo "build.sh: build for $kver failed" >&2
@@ -40,5 +45,5 @@ fi
 out=$cache/out/$suite/$kver
 mkdir -p "$out"
 ko=$(cd "$root$work" && ls *.ko)
-cp "$root$work/$ko" "$out/"
-echo "$out/$ko"
+cp "$root$work/$ko" "$out/${ko%.ko}$selftest.ko"
+echo "$out/${ko%.ko}$selftest.ko"

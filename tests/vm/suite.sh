@@ -29,6 +29,7 @@ mkdir -p "$job/bin"
 "$here/root-warm.sh" "$suite"
 ko=$("$here/build.sh" "$suite" "$kver" | tail -n 1)
 cp "$ko" "$job/clusterswap.ko"
+BUILD_SELFTEST=1 "$here/build.sh" "$suite" "$kver" | tail -n 1 | xargs -I{} cp {} "$job/clusterswap-selftest.ko"
 for fixture in squatter corrupter widener; do
 	ko=$("$here/build.sh" "$suite" "$kver" "$top/tests/guest/fixtures/$fixture" | tail -n 1)
 	cp "$ko" "$job/"
@@ -73,6 +74,26 @@ directive() {
 	sed -n "s/^$1_$2=//p" "$top/tests/guest/specs/$2.sh" | tr -d '"'
 }
 
+# A test that cannot come back to /job (END_<test>=serial: after a
+# hibernation cycle the guest's 9p shares are gone) reports on the serial
+# console instead, "cs-result: PASS <test>" or "cs-result: FAIL <test>:
+# reason", and powers the guest off.  Its kernel log is the serial console
+# from its "cs-mark: start" line on: a warning, BUG or lockup there fails it.
+BAD_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN'
+serial_results() {
+	local log=$job/serial.log verdict bad
+	echo "--- $line/$1 serial console:"
+	sed -n '/cs-mark: start/,$p' "$log" | grep -av '^\[' | sed 's/^/  | /'
+	sed -n '/cs-mark: start/,$p' "$log" | grep -a 'PM: hibernation: \(Wrote\|Read\)' | sed 's/^/  | /'
+	verdict=$(tr -d "\r" <"$log" | grep -a "^cs-result: [A-Z]* $1\b" | tail -n 1 | sed 's/^cs-result: //')
+	[ -n "$verdict" ] || return 0
+	bad=$(sed -n '/cs-mark: start/,$p' "$log" | grep -aE "$BAD_LOG" | head -n 1)
+	if [ -n "$bad" ] && [ "${verdict%% *}" = PASS ]; then
+		verdict="FAIL $1: kernel log: $bad"
+	fi
+	echo "$verdict" >>"$all_results"
+}
+
 # run_group MODE TEST...: one boot running TEST... Appends to $all_results.
 run_group() {
 	local mode=$1 limit=60 t t_limit smp=2 disk= extra= append=
@@ -100,8 +121,9 @@ run_group() {
 		"$here/run-vm.sh" "$suite" "$kver" "$job" "$limit"; then
 		[ -f "$job/out/console.log" ] && tail -n 60 "$job/out/console.log"
 		cat "$job/out/results" >>"$all_results" 2>/dev/null
+		[ "$(directive END "$1")" = serial ] && serial_results "$1"
 		for t in "$@"; do
-			grep -q "^[A-Z]* $t\b" "$job/out/results" 2>/dev/null ||
+			grep -q "^[A-Z]* $t\b" "$job/out/results" "$all_results" 2>/dev/null ||
 				echo "FAIL $t: the guest did not run it to the end" >>"$all_results"
 		done
 		return
