@@ -14,6 +14,7 @@
 
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
+#include <clusterswap/warn.h>
 
 DEFINE_PER_CPU(unsigned long, cs_hook_calls_pcp[CS_NR_SYMS]);
 DEFINE_PER_CPU(long, cs_hooks_inflight);
@@ -51,7 +52,7 @@ static void notrace cs_redirect_cb(unsigned long ip, unsigned long parent_ip,
 	if (!READ_ONCE(cs_serving) || within_module(parent_ip, THIS_MODULE))
 		return;
 	hook = cs_hook_at(cs_redirects, cs_nr_redirects, ip);
-	if (WARN_ON_ONCE(!hook))
+	if (cs_warn_once(!hook, "ftrace called back at %pS, which is not redirected\n", (void *)ip))
 		return;
 	/* Counted until the replacement returns: see cs_hooks_wait_calls(). */
 	this_cpu_inc(cs_hooks_inflight);

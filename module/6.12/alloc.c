@@ -25,6 +25,7 @@
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
 #include <clusterswap/line.h>
+#include <clusterswap/warn.h>
 
 DEFINE_PER_CPU(struct cs_pcp, cs_pcp) = {
 	.lock = INIT_LOCAL_LOCK(lock),
@@ -292,7 +293,8 @@ static unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_str
 			cs_mark_full(si);
 		goto unlock;
 	}
-	if (WARN_ON_ONCE(!cs_credit_take(pcp, si->type, nr)))
+	if (cs_warn_once(!cs_credit_take(pcp, si->type, nr),
+			 "no credit on swap type %u just after a refill\n", si->type))
 		goto unlock;
 	found = cs_pick_cluster(pcp, si, order);
 	if (!found)
@@ -346,7 +348,9 @@ static void cs_note_filled(struct cs_pcp *pcp, int order, unsigned long v)
 			return;
 		}
 	}
-	WARN_ON_ONCE(1);	/* left on frag, full: found and moved by a later scan */
+	/* Left on frag, full: found and moved by a later scan. */
+	cs_warn_once(1, "a CPU filled more than %d clusters of order %d between slow paths\n",
+		     CS_HELD, order);
 }
 
 /* The cluster in use is done: go on in the spare, if any.  Context: cs_pcp.lock. */

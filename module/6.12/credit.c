@@ -26,6 +26,7 @@
 
 #include "internal.h"
 #include <clusterswap/symbols.h>
+#include <clusterswap/warn.h>
 
 /**
  * cs_credit_take() - Spend @nr slots of this CPU's credit on swap type @type.
@@ -65,7 +66,9 @@ unsigned long cs_credit_reclaim(struct swap_info_struct *si)
 	for_each_possible_cpu(cpu)
 		sum += atomic_xchg(&per_cpu(cs_pcp, cpu).credit[si->type], 0);
 	if (sum) {
-		if (WARN_ON_ONCE(sum > si->inuse_pages))
+		if (cs_warn_once(sum > si->inuse_pages,
+				 "credit %lu above inuse_pages %u on swap type %u\n",
+				 sum, si->inuse_pages, si->type))
 			sum = si->inuse_pages;	/* never below the truth */
 		WRITE_ONCE(si->inuse_pages, si->inuse_pages - sum);
 		cs_count(credit_return);

@@ -17,6 +17,7 @@
 #include "internal.h"
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
+#include <clusterswap/warn.h>
 
 /*
  * The block driver's slot-free notification (zram drops the slot's data).
@@ -139,9 +140,9 @@ void cs_free_slots(struct swap_info_struct *si, unsigned long offset, unsigned i
 	struct swap_cluster_info *ci = cs_cluster_of(si, offset);
 
 	spin_lock(&ci->lock);
-	if (WARN_ONCE(!cs_only_cached(si, offset, nr),
-		      "clusterswap: freeing swap slots %u:%lu+%u not held by the cache alone\n",
-		      si->type, offset, nr)) {
+	if (cs_warn_once(!cs_only_cached(si, offset, nr),
+			 "freeing swap slots %u:%lu+%u not held by the cache alone\n",
+			 si->type, offset, nr)) {
 		/* Leak the range rather than free a slot in use. */
 		spin_unlock(&ci->lock);
 		return;
@@ -164,7 +165,7 @@ static void cs_free_entry(swp_entry_t entry)
 {
 	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
 
-	if (WARN_ON_ONCE(!si))
+	if (cs_warn_once(!si, "freeing a slot of unknown swap type %u\n", swp_type(entry)))
 		return;
 	if (si->cluster_info)
 		cs_free_slots(si, swp_offset(entry), 1);
@@ -285,9 +286,9 @@ void cs_swap_entry_range_free(struct swap_info_struct *si, swp_entry_t entry,
 	}
 	ci = cs_cluster_of(si, offset);
 	spin_lock(&ci->lock);
-	if (WARN_ONCE(!cs_only_cached(si, offset, nr),
-		      "clusterswap: stock freeing swap slots %u:%lu+%u not held by the cache alone\n",
-		      si->type, offset, nr)) {
+	if (cs_warn_once(!cs_only_cached(si, offset, nr),
+			 "stock freeing swap slots %u:%lu+%u not held by the cache alone\n",
+			 si->type, offset, nr)) {
 		spin_unlock(&ci->lock);
 		goto out;
 	}

@@ -79,7 +79,7 @@ directive() {
 # console instead, "cs-result: PASS <test>" or "cs-result: FAIL <test>:
 # reason", and powers the guest off.  Its kernel log is the serial console
 # from its "cs-mark: start" line on: a warning, BUG or lockup there fails it.
-BAD_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN'
+BAD_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN|clusterswap: internal inconsistency'
 serial_results() {
 	local log=$job/serial.log verdict bad
 	echo "--- $line/$1 serial console:"
