@@ -9,7 +9,8 @@
 # JOBDIR/serial.log.  The suite's compiler cache (root-warm.sh), if it
 # has one, is shared as tag ccache.  Environment: VM_SMP (default 2), VM_MEM
 # (default 2G), VM_APPEND (extra kernel command line), VM_QEMU_EXTRA (extra
-# QEMU options), VM_KERNEL and VM_INITRD (another kernel than the root's, e.g. the debug
+# QEMU options), VM_ROOT (another root than the build root: root-installed.sh),
+# VM_KERNEL and VM_INITRD (another kernel than the root's, e.g. the debug
 # build: its drivers are built in, so the stock initramfs serves it).
 #
 # TCG, multi-threaded: this machine's KVM (PVM) cannot boot a stock kernel
@@ -37,7 +38,7 @@ timeout --kill-after=10 "$limit" qemu-system-x86_64 \
 	-machine q35 -accel "tcg,thread=${VM_TCG_THREAD:-multi}" -cpu max -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
 	-nodefaults -display none -serial "file:$job/serial.log" -monitor none -no-reboot \
 	-kernel "${VM_KERNEL:-$root/boot/vmlinuz-$kver}" -initrd "$initrd" -append "$cmdline" \
-	-virtfs "local,path=$root,mount_tag=root,security_model=passthrough,readonly=on,id=root" \
+	-virtfs "local,path=${VM_ROOT:-$root},mount_tag=root,security_model=passthrough,readonly=on,id=root" \
 	-virtfs "local,path=$job,mount_tag=job,security_model=none,id=job" \
 	$ccache_share ${VM_QEMU_EXTRA:-} || rc=$?
 if [ ! -f "$job/out/rc" ]; then

@@ -68,8 +68,9 @@ tcg_mode() {
 }
 
 # A test's own boot may ask for more CPUs (SMP_<test>=N), a virtio disk of
-# N MiB (DISK_<test>=N, /dev/vda in the guest) and more kernel command line
-# (APPEND_<test>="preempt=full").
+# N MiB (DISK_<test>=N, /dev/vda in the guest), more kernel command line
+# (APPEND_<test>="preempt=full"), and a root with clusterswap installed on the
+# host by apt or DKMS (ROOT_<test>=deb|dkms: root-installed.sh).
 directive() {
 	sed -n "s/^$1_$2=//p" "$top/tests/guest/specs/$2.sh" | tr -d '"'
 }
@@ -96,12 +97,24 @@ serial_results() {
 
 # run_group MODE TEST...: one boot running TEST... Appends to $all_results.
 run_group() {
-	local mode=$1 limit=60 t t_limit smp=2 disk= extra= append=
+	local mode=$1 limit=60 t t_limit smp=2 disk= extra= append= installed= vmroot=
 	shift
 	if [ $# = 1 ]; then
 		smp=$(directive SMP "$1")
 		disk=$(directive DISK "$1")
 		append=$(directive APPEND "$1")
+		installed=$(directive ROOT "$1")
+	fi
+	if [ -n "$installed" ]; then
+		local what=$job/src
+		[ "$installed" = deb ] && what=$(ls "$job"/clusterswap-dkms_*_all.deb)
+		echo "suite: installing clusterswap into a root for $1 on the host ($installed)"
+		if ! vmroot=$("$here/root-installed.sh" mount "$suite" "$kver" "$installed" "$what" | tail -n 1) ||
+			[ ! -d "$vmroot/usr" ]; then
+			"$here/root-installed.sh" umount "$suite" || true
+			echo "FAIL $1: the host-side $installed install into the root failed (above)" >>"$all_results"
+			return
+		fi
 	fi
 	if [ -n "$disk" ]; then
 		rm -f "$job/disk.img"
@@ -117,8 +130,11 @@ run_group() {
 	echo "$@" >"$job/tests"
 	echo "suite: booting $kver ($mode-threaded TCG, ${smp:-2} CPUs${disk:+, ${disk} MiB disk}${append:+, $append}) with: $*"
 	local start=$(date +%s)
-	if ! VM_TCG_THREAD=$mode VM_SMP=${smp:-2} VM_QEMU_EXTRA=$extra VM_APPEND="${VM_APPEND:-} $append" \
-		"$here/run-vm.sh" "$suite" "$kver" "$job" "$limit"; then
+	local vm_ok=1
+	VM_TCG_THREAD=$mode VM_SMP=${smp:-2} VM_QEMU_EXTRA=$extra VM_APPEND="${VM_APPEND:-} $append" \
+		VM_ROOT=$vmroot "$here/run-vm.sh" "$suite" "$kver" "$job" "$limit" || vm_ok=
+	[ -n "$installed" ] && "$here/root-installed.sh" umount "$suite"
+	if [ -z "$vm_ok" ]; then
 		[ -f "$job/out/console.log" ] && tail -n 60 "$job/out/console.log"
 		cat "$job/out/results" >>"$all_results" 2>/dev/null
 		[ "$(directive END "$1")" = serial ] && serial_results "$1"
