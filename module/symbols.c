@@ -16,10 +16,11 @@
 #include <linux/string.h>
 
 #include <clusterswap/symbols.h>
+#include <clusterswap/warn.h>
 
 struct cs_kaddr cs_resolved[CS_NR_SYMS] __ro_after_init;
 
-static const char * const cs_sym_names[CS_NR_SYMS] = {
+static const char * const cs_sym_names[CS_SYM_LINE_FIRST] = {
 	[CS_SYM_kallsyms_lookup_name] = "kallsyms_lookup_name",
 	[CS_SYM_ftrace_location] = "ftrace_location",
 	[CS_SYM_folio_alloc_swap] = "folio_alloc_swap",
@@ -31,25 +32,6 @@ static const char * const cs_sym_names[CS_NR_SYMS] = {
 	[CS_SYM_enable_swap_slots_cache] = "enable_swap_slots_cache",
 	[CS_SYM_swap_info] = "swap_info",
 	[CS_SYM_swap_avail_lock] = "swap_avail_lock",
-#ifdef CS_KERNEL_LINE_612
-	[CS_SYM_free_swap_and_cache_nr] = "free_swap_and_cache_nr",
-	[CS_SYM_zswap_swapoff] = "zswap_swapoff",
-	[CS_SYM_get_swap_pages] = "get_swap_pages",
-	[CS_SYM_reenable_swap_slots_cache_unlock] = "reenable_swap_slots_cache_unlock",
-	[CS_SYM_zswap_invalidate] = "zswap_invalidate",
-	[CS_SYM___mem_cgroup_try_charge_swap] = "__mem_cgroup_try_charge_swap",
-	[CS_SYM___mem_cgroup_uncharge_swap] = "__mem_cgroup_uncharge_swap",
-	[CS_SYM_clear_shadow_from_swap_cache] = "clear_shadow_from_swap_cache",
-	[CS_SYM_plist_requeue] = "plist_requeue",
-	[CS_SYM_add_to_avail_list] = "add_to_avail_list",
-	[CS_SYM___del_from_avail_list] = "__del_from_avail_list",
-	[CS_SYM_swap_avail_heads] = "swap_avail_heads",
-	[CS_SYM_total_swap_pages] = "total_swap_pages",
-	[CS_SYM_swap_entry_range_free] = "swap_entry_range_free",
-#else
-	[CS_SYM_free_swap_and_cache] = "free_swap_and_cache",
-	[CS_SYM___frontswap_invalidate_area] = "__frontswap_invalidate_area",
-#endif
 };
 
 /* ENDBR64, and the 4-byte NOP the kernel seals unused ENDBRs with. */
@@ -58,7 +40,9 @@ static const char * const cs_sym_names[CS_NR_SYMS] = {
 
 const char *cs_sym_name(enum cs_sym sym)
 {
-	return cs_sym_names[sym];
+	if (sym < CS_SYM_LINE_FIRST)
+		return cs_sym_names[sym];
+	return cs_line_sym_names[sym - CS_SYM_LINE_FIRST];
 }
 
 /*
@@ -113,13 +97,15 @@ int cs_sym_resolve_all(void)
 	cs_resolved[CS_SYM_kallsyms_lookup_name].addr = addr;
 
 	for (i = CS_SYM_kallsyms_lookup_name + 1; i < CS_NR_SYMS; i++) {
-		if (WARN_ON(!cs_sym_names[i]))
+		const char *name = cs_sym_name(i);
+
+		if (cs_warn_once(!name, "symbol %d has no name\n", i))
 			return -EINVAL;
 		addr = cs_gate_call(cs_resolved[CS_SYM_kallsyms_lookup_name].addr,
-				    (unsigned long)cs_sym_names[i], 0, 0, 0, 0);
+				    (unsigned long)name, 0, 0, 0, 0);
 		if (!addr) {
 			pr_err("kernel symbol %s not found; this kernel build is not supported\n",
-			       cs_sym_names[i]);
+			       name);
 			return -ENOENT;
 		}
 		cs_resolved[i].addr = addr;

@@ -18,7 +18,9 @@
 #include <clusterswap/compat.h>
 
 /*
- * The non-exported symbols each kernel line needs.  symbols.c names each one;
+ * The non-exported symbols the module needs: those of every line here, each
+ * line's own after them, in its folder (module/<line>/line_symbols.h, named
+ * in module/<line>/symbols.c), so that no version test is needed here.
  * kallsyms_lookup_name comes first because it finds all the others.
  */
 enum cs_sym {
@@ -33,28 +35,13 @@ enum cs_sym {
 	CS_SYM_enable_swap_slots_cache,
 	CS_SYM_swap_info,
 	CS_SYM_swap_avail_lock,
-#ifdef CS_KERNEL_LINE_612
-	CS_SYM_free_swap_and_cache_nr,
-	CS_SYM_zswap_swapoff,
-	/* What the 6.12 allocator calls or reads (6.12/alloc.c, 6.12/free.c). */
-	CS_SYM_get_swap_pages,
-	CS_SYM_reenable_swap_slots_cache_unlock,
-	CS_SYM_zswap_invalidate,
-	CS_SYM___mem_cgroup_try_charge_swap,
-	CS_SYM___mem_cgroup_uncharge_swap,
-	CS_SYM_clear_shadow_from_swap_cache,
-	CS_SYM_plist_requeue,
-	CS_SYM_add_to_avail_list,
-	CS_SYM___del_from_avail_list,
-	CS_SYM_swap_avail_heads,
-	CS_SYM_total_swap_pages,
-	CS_SYM_swap_entry_range_free,
-#else
-	CS_SYM_free_swap_and_cache,
-	CS_SYM___frontswap_invalidate_area,
-#endif
+	CS_SYM_LINE_FIRST,	/* the line's own symbols are numbered from here */
+#include <line_symbols.h>
 	CS_NR_SYMS
 };
+
+/* Names of the line's own symbols, from CS_SYM_LINE_FIRST on. */
+extern const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST];
 
 /* A resolved kernel address: deliberately not callable from C. */
 struct cs_kaddr {

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The names of the 6.12 line's own non-exported symbols (line_symbols.h),
+ * resolved at load with those of every line (module/symbols.c).
+ */
+#include <clusterswap/symbols.h>
+
+const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST] = {
+	[CS_SYM_free_swap_and_cache_nr - CS_SYM_LINE_FIRST] = "free_swap_and_cache_nr",
+	[CS_SYM_zswap_swapoff - CS_SYM_LINE_FIRST] = "zswap_swapoff",
+	[CS_SYM_swap_entry_range_free - CS_SYM_LINE_FIRST] = "swap_entry_range_free",
+	[CS_SYM_get_swap_pages - CS_SYM_LINE_FIRST] = "get_swap_pages",
+	[CS_SYM_reenable_swap_slots_cache_unlock - CS_SYM_LINE_FIRST] =
+		"reenable_swap_slots_cache_unlock",
+	[CS_SYM_zswap_invalidate - CS_SYM_LINE_FIRST] = "zswap_invalidate",
+	[CS_SYM___mem_cgroup_try_charge_swap - CS_SYM_LINE_FIRST] = "__mem_cgroup_try_charge_swap",
+	[CS_SYM___mem_cgroup_uncharge_swap - CS_SYM_LINE_FIRST] = "__mem_cgroup_uncharge_swap",
+	[CS_SYM_clear_shadow_from_swap_cache - CS_SYM_LINE_FIRST] = "clear_shadow_from_swap_cache",
+	[CS_SYM_plist_requeue - CS_SYM_LINE_FIRST] = "plist_requeue",
+	[CS_SYM_add_to_avail_list - CS_SYM_LINE_FIRST] = "add_to_avail_list",
+	[CS_SYM___del_from_avail_list - CS_SYM_LINE_FIRST] = "__del_from_avail_list",
+	[CS_SYM_swap_avail_heads - CS_SYM_LINE_FIRST] = "swap_avail_heads",
+	[CS_SYM_total_swap_pages - CS_SYM_LINE_FIRST] = "total_swap_pages",
+};
