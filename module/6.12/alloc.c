@@ -127,10 +127,7 @@ static struct swap_cluster_info *cs_nonfull_to_frag(struct swap_info_struct *si,
 
 	while ((ci = cs_first_cluster(&si->nonfull_clusters[order]))) {
 		spin_lock(&ci->lock);
-		list_move_tail(&ci->list, &si->frag_clusters[order]);
-		ci->flags = CLUSTER_FLAG_FRAG;
-		si->frag_cluster_nr[order]++;
-		cs_count(list_moves);
+		cs_move_to_frag(si, ci);
 		spin_unlock(&ci->lock);
 		if (!cs_cluster_in_use(si, cs_cluster_index(si, ci), order))
 			return ci;
@@ -199,7 +196,7 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
 	/* One turn of frag, rotating it as stock does. */
 	n = si->frag_cluster_nr[order];
 	for (i = 0; i < n && (ci = cs_first_cluster(&si->frag_clusters[order])); i++) {
-		list_move_tail(&ci->list, &si->frag_clusters[order]);
+		cs_rotate_frag(si, ci);
 		found = cs_take_locked(pcp, si, ci, order, true);
 		if (found)
 			return found;

@@ -48,9 +48,17 @@ void cs_relock_si_ci(struct swap_info_struct *si, struct swap_cluster_info *ci)
 	spin_lock(&ci->lock);
 }
 
+/*
+ * The one place a cluster changes lists (the discard worker aside): the
+ * flags follow the list and frag_cluster_nr stays exact, which stock's frag
+ * loop relies on (module/README.md, section 7, invariant 5).
+ * Context: si->lock and ci->lock held.
+ */
 static void cs_list_move(struct swap_info_struct *si, struct swap_cluster_info *ci,
 			 struct list_head *to, u8 flag)
 {
+	lockdep_assert_held(&si->lock);
+	lockdep_assert_held(&ci->lock);
 	if (ci->flags & CLUSTER_FLAG_FRAG)
 		si->frag_cluster_nr[ci->order]--;
 	list_move_tail(&ci->list, to);
@@ -58,6 +66,32 @@ static void cs_list_move(struct swap_info_struct *si, struct swap_cluster_info *
 	if (flag == CLUSTER_FLAG_FRAG)
 		si->frag_cluster_nr[ci->order]++;
 	cs_count(list_moves);
+}
+
+/**
+ * cs_move_to_frag() - A nonfull cluster becomes a CPU's, on frag.
+ * @si: the device.
+ * @ci: the cluster, on nonfull.
+ *
+ * Context: si->lock and ci->lock held.
+ */
+void cs_move_to_frag(struct swap_info_struct *si, struct swap_cluster_info *ci)
+{
+	cs_list_move(si, ci, &si->frag_clusters[ci->order], CLUSTER_FLAG_FRAG);
+}
+
+/**
+ * cs_rotate_frag() - Move a frag cluster to the tail of its list, as stock
+ * rotates frag while it scans it.
+ * @si: the device.
+ * @ci: the cluster, on frag.
+ *
+ * Context: si->lock held (the list; the cluster itself does not change).
+ */
+void cs_rotate_frag(struct swap_info_struct *si, struct swap_cluster_info *ci)
+{
+	lockdep_assert_held(&si->lock);
+	list_move_tail(&ci->list, &si->frag_clusters[ci->order]);
 }
 
 /* free_cluster(): to the free list, or to the discard list first. */

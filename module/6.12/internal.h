@@ -151,6 +151,8 @@ void cs_unmark_full(struct swap_info_struct *si);
 bool cs_trylock_si_under_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_relock_si_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci);
+void cs_move_to_frag(struct swap_info_struct *si, struct swap_cluster_info *ci);
+void cs_rotate_frag(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_sweep_full(struct swap_info_struct *si);
 void cs_settle_held(struct swap_info_struct *si, unsigned long *held);
 void cs_settle_cpu(struct swap_info_struct *si, struct cs_pcp *pcp, int order);
