@@ -5,15 +5,16 @@
 # Lockdep reports a lock-order inversion the first time both orders are seen,
 # where a stock kernel would only deadlock; any such report, like any KASAN
 # report or warning, fails the test it happens in.  lock_stat then shows the
-# swap device lock's contention under load with the module off and on.
+# swap device lock's contention under load with the module off and on, and
+# kmemleak scans for anything the module left behind after an unload.
 #
 #   TESTS="loads_and_unloads_cleanly cow_pages_stay_right" make check-debug   a subset
 #
 # By default every in-VM test runs, with the same workloads as make check and
 # every time limit multiplied by SUITE_TIME_SCALE (default 8: KASAN and lockdep
 # slow the guest about 5-7 times), except dkms and deb: they build the module
-# inside the guest against the Debian headers package of the running kernel,
-# which a kernel built from source has not.
+# against the Debian headers package of the booted kernel, which a kernel
+# built from source has not.
 #
 # Not part of make check: the first kernel build takes about an hour on these
 # 2-core machines, and the debug kernel runs the tests several times slower.
