@@ -35,6 +35,7 @@ tests=${TESTS:-$(echo $all)}
 passed=0
 failed=0
 skipped=0
+seen=
 while read -r line; do
 	echo "$line"
 	case $line in
@@ -42,11 +43,20 @@ while read -r line; do
 	FAIL\ *) failed=$((failed + 1)) ;;
 	SKIP\ *) skipped=$((skipped + 1)) ;;
 	esac
+	case $line in
+	PASS\ * | FAIL\ * | SKIP\ *) t=${line#* }; t=${t%%:*}; seen="$seen ${t#*/} " ;;
+	esac
 done < <(SUITE_KVER=$release SUITE_DEBUG=1 SUITE_TIME_SCALE=${SUITE_TIME_SCALE:-8} VM_MEM=3G \
 	VM_KERNEL=$CLUSTERSWAP_CACHE/debug-612/bzImage \
 	VM_INITRD=$("$top/tests/vm/initramfs.sh" trixie "$stock") \
 	VM_APPEND="zram.num_devices=4" \
 	"$top/tests/vm/suite.sh" trixie $tests 2>&1)
+for t in $tests; do
+	case $seen in
+	*" $t "*) ;;
+	*) echo "FAIL $t: no result: the suite stopped before reporting it"; failed=$((failed + 1)) ;;
+	esac
+done
 echo "took $(( $(date +%s) - t0 ))s"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -162,12 +162,25 @@ if [ "$mode" = all ]; then
 	tests=${TESTS:-$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//')}
 	for s in $suites; do
 		section "VM: $s"
+		seen=
 		while read -r line; do
 			case $line in
-			PASS\ * | FAIL\ * | SKIP\ *) result "$line" ;;
+			PASS\ * | FAIL\ * | SKIP\ *)
+				result "$line"
+				t=${line#* }
+				t=${t%%:*}
+				seen="$seen ${t#*/} "
+				;;
 			*) echo "$line" ;;
 			esac
 		done < <("$top/tests/vm/suite.sh" "$s" $tests 2>&1)
+		# A suite that stopped early must not pass for the tests it never ran.
+		for t in $tests; do
+			case $seen in
+			*" $t "*) ;;
+			*) result "FAIL $s/$t: no result: the suite stopped before reporting it (see above)" ;;
+			esac
+		done
 	done
 fi
 

@@ -84,11 +84,13 @@ BAD_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu
 serial_results() {
 	local log=$job/serial.log verdict bad
 	echo "--- $line/$1 serial console:"
-	sed -n '/cs-mark: start/,$p' "$log" | grep -av '^\[' | sed 's/^/  | /'
-	sed -n '/cs-mark: start/,$p' "$log" | grep -a 'PM: hibernation: \(Wrote\|Read\)' | sed 's/^/  | /'
-	verdict=$(tr -d "\r" <"$log" | grep -a "^cs-result: [A-Z]* $1\b" | tail -n 1 | sed 's/^cs-result: //')
+	sed -n '/cs-mark: start/,$p' "$log" | grep -av '^\[' | sed 's/^/  | /' || true
+	sed -n '/cs-mark: start/,$p' "$log" | grep -a 'PM: hibernation: \(Wrote\|Read\)' |
+		sed 's/^/  | /' || true
+	verdict=$(tr -d '\r' <"$log" | grep -a "^cs-result: [A-Z]* $1\b" | tail -n 1 |
+		sed 's/^cs-result: //') || true
 	[ -n "$verdict" ] || return 0
-	bad=$(sed -n '/cs-mark: start/,$p' "$log" | grep -aE "$BAD_LOG" | head -n 1)
+	bad=$(sed -n '/cs-mark: start/,$p' "$log" | grep -aE "$BAD_LOG" | head -n 1) || true
 	if [ -n "$bad" ] && [ "${verdict%% *}" = PASS ]; then
 		verdict="FAIL $1: kernel log: $bad"
 	fi
