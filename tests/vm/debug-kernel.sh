@@ -20,7 +20,8 @@
 # this 2-core host: packages, unpack and config under a minute, then about 3000
 # objects to compile; measured 45-70 objects a minute with a QEMU test running
 # beside it, so about 60-75 minutes in all (less on an idle host). A run with
-# the same recipe (the non-comment lines of this script, the Debian config, the
+# the same recipe (the non-comment lines of this script and of
+# debug-kernel.config, the Debian config, the
 # source version) and its results in place only prints the results.
 set -euo pipefail
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
@@ -31,7 +32,8 @@ src=/usr/src/linux-6.12-csdebug
 kver=$(cd "$root/boot" && ls config-6.12.*-amd64 | sed 's/^config-//' | sort -V | tail -n 1)
 release=${kver%%+*}-csdebug
 pkgver=$(chroot "$root" dpkg-query -W -f='${Version}' "linux-image-$kver")
-recipe=$( { grep -v '^#' "$0"; cat "$root/boot/config-$kver"; echo "$pkgver"; } | sha256sum | cut -c1-16)
+recipe=$( { grep -v '^#' "$0"; grep -v '^#' "$(dirname "$0")/debug-kernel.config"
+	cat "$root/boot/config-$kver"; echo "$pkgver"; } | sha256sum | cut -c1-16)
 stamp=$out/.clusterswap-recipe
 
 results() {
