@@ -80,7 +80,7 @@ static void cs_release_slots(struct swap_info_struct *si, struct swap_cluster_in
 /*
  * Whether a cluster that just had slots freed must change lists: empty ->
  * free; full or frag with CS_RELIST_FREE slots free -> nonfull
- * (dec_cluster_info_page() moves at the first free; see alloc.h).
+ * (dec_cluster_info_page() moves at the first free; see internal.h).
  */
 static bool cs_freed_needs_relist(struct swap_cluster_info *ci)
 {

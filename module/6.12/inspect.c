@@ -6,12 +6,13 @@
  *  - every cluster is on exactly one list, with that list's flag: free (FREE,
  *    count 0), nonfull[o] and frag[o] (NONFULL / FRAG, order o,
  *    0 < count < cluster size), full (FULL, fewer than CS_RELIST_FREE slots
- *    free: alloc.h), discard
+ *    free: internal.h), discard
  *    (no flag; count 0 and every byte SWAP_MAP_BAD until the discard is
  *    done).  A cluster without a flag may be off every list while the
- *    discard worker holds it.  A cluster a CPU filled on the fast path may
- *    sit on nonfull or frag, full, and a CPU's spare cluster on frag, empty,
- *    until that CPU moves them (alloc.h);
+ *    discard worker holds it.  An order-0 cluster a CPU filled on the fast
+ *    path may sit on nonfull or frag, full (one of a higher order goes to
+ *    full as it fills), and a CPU's spare cluster on frag, empty, until that
+ *    CPU moves them (internal.h);
  *  - frag_cluster_nr[o] is the length of frag[o].
  */
 #include <linux/swap.h>

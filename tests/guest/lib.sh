@@ -1,6 +1,6 @@
-# Helpers for the in-VM tests (sourced by suite.sh; POSIX sh).
+# Helpers for the in-VM tests (sourced by runner.sh; POSIX sh).
 #
-# A test is a file t_NAME.sh defining test_NAME, and optionally TIMEOUT_NAME
+# A test is a file specs/NAME.sh defining test_NAME, and optionally TIMEOUT_NAME
 # (seconds).  It runs in its own shell: fail() ends it with a reason.
 
 CS=/sys/kernel/clusterswap
