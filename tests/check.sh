@@ -23,6 +23,7 @@ failed=0
 skipped=0
 failures=
 skips=
+retries=
 t0=$(date +%s)
 
 result() {
@@ -171,6 +172,10 @@ if [ "$mode" = all ]; then
 				t=${t%%:*}
 				seen="$seen ${t#*/} "
 				;;
+			suite:\ RETRY:*)
+				echo "$line"
+				retries="$retries $s"
+				;;
 			*) echo "$line" ;;
 			esac
 		done < <("$top/tests/vm/suite.sh" "$s" $tests 2>&1)
@@ -187,6 +192,7 @@ fi
 section "summary"
 [ -n "$skips" ] && echo "skipped:$skips"
 [ -n "$failures" ] && echo "failed:$failures"
+[ -n "$retries" ] && echo "boots retried (the stock kernel died before any test ran):$retries"
 echo "took $(( $(date +%s) - t0 ))s ($(( ($(date +%s) - t0) / 60 )) min $(( ($(date +%s) - t0) % 60 )) s)"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]
