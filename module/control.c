@@ -9,6 +9,8 @@
  *                used round robin instead of one after another.
  *   version      the module version.
  *   kernel       the running kernel release and the line it was recognised as.
+ *   stats/       the allocator's main counters, one per file, readable by
+ *                anyone (where the line has the allocator).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -22,6 +24,7 @@
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
 #include <clusterswap/selftest.h>
+#include <clusterswap/trace.h>
 
 bool cs_round_robin = true;
 
@@ -73,6 +76,7 @@ static void cs_switch(bool on)
 			cs_line_serve_start();
 		else
 			cs_line_serve_stop();
+		trace_switch_flip(on);
 		pr_info("%s\n", on ? "enabled" : "disabled");
 	}
 	mutex_unlock(&cs_switch_lock);
@@ -162,12 +166,15 @@ static const struct attribute_group cs_attr_group = {
 
 int cs_sysfs_init(void)
 {
+	const struct attribute_group *stats = cs_line_sysfs_stats();
 	int err;
 
 	cs_kobj = kobject_create_and_add("clusterswap", kernel_kobj);
 	if (!cs_kobj)
 		return -ENOMEM;
 	err = sysfs_create_group(cs_kobj, &cs_attr_group);
+	if (!err && stats)
+		err = sysfs_create_group(cs_kobj, stats);
 	if (err)
 		kobject_put(cs_kobj);
 	return err;

@@ -115,11 +115,12 @@ if [ -d "$CLUSTERSWAP_CACHE/roots/trixie/lib/modules" ]; then
 	out=$(python3 "$top/tests/host/ibt_check.py" "$bad")
 	rc=$?
 	echo "$out"
-	if [ $rc = 1 ] && echo "$out" | grep -q 'retpoline thunk\|indirect branch' &&
+	if [ $rc = 1 ] && echo "$out" | grep -q 'at ibt_bad_indirect_call' &&
+		echo "$out" | grep -q 'at __traceiter_not_an_event' &&
 		echo "$out" | grep -q 'read outside cs_sym_'; then
 		result "PASS ibt-check/catches-bad-fixture"
 	else
-		result "FAIL ibt-check/catches-bad-fixture: the check did not flag both rule breaks (exit $rc)"
+		result "FAIL ibt-check/catches-bad-fixture: the check did not flag all three rule breaks (exit $rc)"
 	fi
 fi
 

@@ -11,6 +11,7 @@
 #include <clusterswap/hooks.h>
 #include <clusterswap/inspect.h>
 
+struct attribute_group;
 struct seq_file;
 struct swap_info_struct;
 
@@ -33,6 +34,9 @@ void cs_line_exit(void);
 /* The allocator's part of debugfs "stats" and "percpu". */
 void cs_line_show_stats(struct seq_file *m);
 void cs_line_show_percpu(struct seq_file *m);
+
+/* The counters' group for /sys/kernel/clusterswap/stats/, or NULL. */
+const struct attribute_group *cs_line_sysfs_stats(void);
 
 /*
  * What the line's allocator holds that the check must add to the truth:

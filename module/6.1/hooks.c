@@ -113,6 +113,12 @@ void cs_line_show_stats(struct seq_file *m)
 	seq_puts(m, "allocator passthrough (6.1 line: stock code serves every call)\n");
 }
 
+/* No allocator, no counters: no stats directory in sysfs. */
+const struct attribute_group *cs_line_sysfs_stats(void)
+{
+	return NULL;
+}
+
 void cs_line_show_percpu(struct seq_file *m)
 {
 	seq_puts(m, "no per-CPU state on the 6.1 line\n");

@@ -26,6 +26,7 @@
 #include <clusterswap/symbols.h>
 #include <clusterswap/line.h>
 #include <clusterswap/warn.h>
+#include <clusterswap/trace.h>
 
 DEFINE_PER_CPU(struct cs_pcp, cs_pcp) = {
 	.lock = INIT_LOCAL_LOCK(lock),
@@ -51,19 +52,24 @@ static unsigned long cs_take_wrapping(struct swap_info_struct *si, struct swap_c
 }
 
 /*
- * Try one cluster under si->lock.  @cache: make it this CPU's cluster for
- * @order when room is left (not when order 0 borrows a higher order's).
+ * Try one cluster under si->lock, found on the list @from says.  @cache:
+ * make it this CPU's cluster for @order when room is left (not when order 0
+ * borrows a higher order's, nor for a whole-cluster allocation).
  * Upstream counterpart: alloc_swap_scan_cluster().
  */
 static unsigned long cs_take_locked(struct cs_pcp *pcp, struct swap_info_struct *si,
-				    struct swap_cluster_info *ci, int order, bool cache)
+				    struct swap_cluster_info *ci, int order,
+				    enum cs_take_from from, bool cache)
 {
-	unsigned long start = cs_cluster_index(si, ci) * CS_SWAPFILE_CLUSTER;
+	unsigned long idx = cs_cluster_index(si, ci);
+	unsigned long start = idx * CS_SWAPFILE_CLUSTER;
 	unsigned int nr = 1U << order;
 	unsigned long found;
 
 	spin_lock(&ci->lock);
 	found = cs_cluster_take(si, ci, start, order);
+	if (found)
+		trace_cluster_take(si->type, idx, order, from, false);
 	/* Full now (or found full: a filled cluster someone left): to full. */
 	if (ci->count == CS_SWAPFILE_CLUSTER)
 		cs_relist(si, ci);
@@ -144,7 +150,7 @@ static unsigned long cs_try_nonfull(struct cs_pcp *pcp, struct swap_info_struct 
 	unsigned long found;
 
 	while ((ci = cs_nonfull_to_frag(si, order))) {
-		found = cs_take_locked(pcp, si, ci, order, true);
+		found = cs_take_locked(pcp, si, ci, order, CS_TAKE_NONFULL, true);
 		if (found)
 			return found;
 	}
@@ -174,13 +180,13 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
 	lockdep_assert_held(&si->lock);
 	if (order >= CS_PMD_ORDER) {
 		ci = cs_first_cluster(&si->free_clusters);
-		return ci ? cs_take_locked(pcp, si, ci, order, false) : 0;
+		return ci ? cs_take_locked(pcp, si, ci, order, CS_TAKE_FREE, false) : 0;
 	}
 
 	/* Discardable devices spread writes over free clusters first (upstream). */
 	ci = cs_first_cluster(&si->free_clusters);
 	if ((si->flags & SWP_PAGE_DISCARD) && ci) {
-		found = cs_take_locked(pcp, si, ci, order, true);
+		found = cs_take_locked(pcp, si, ci, order, CS_TAKE_FREE, true);
 		if (found)
 			return found;
 	}
@@ -189,7 +195,7 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
 		return found;
 	ci = cs_first_cluster(&si->free_clusters);
 	if (ci) {
-		found = cs_take_locked(pcp, si, ci, order, true);
+		found = cs_take_locked(pcp, si, ci, order, CS_TAKE_FREE, true);
 		if (found)
 			return found;
 	}
@@ -197,7 +203,7 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
 	n = si->frag_cluster_nr[order];
 	for (i = 0; i < n && (ci = cs_first_cluster(&si->frag_clusters[order])); i++) {
 		cs_rotate_frag(si, ci);
-		found = cs_take_locked(pcp, si, ci, order, true);
+		found = cs_take_locked(pcp, si, ci, order, CS_TAKE_FRAG, true);
 		if (found)
 			return found;
 	}
@@ -210,12 +216,12 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
 	/* Order 0 borrows one slot from a higher order's partly used cluster. */
 	for (o = 1; o < SWAP_NR_ORDERS; o++) {
 		list_for_each_entry_safe(ci, tmp, &si->frag_clusters[o], list) {
-			found = cs_take_locked(pcp, si, ci, 0, false);
+			found = cs_take_locked(pcp, si, ci, 0, CS_TAKE_BORROW, false);
 			if (found)
 				return found;
 		}
 		list_for_each_entry_safe(ci, tmp, &si->nonfull_clusters[o], list) {
-			found = cs_take_locked(pcp, si, ci, 0, false);
+			found = cs_take_locked(pcp, si, ci, 0, CS_TAKE_BORROW, false);
 			if (found)
 				return found;
 		}
@@ -233,6 +239,7 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
 static void cs_set_spare(struct cs_pcp *pcp, struct swap_info_struct *si, int order)
 {
 	struct swap_cluster_info *ci = cs_nonfull_to_frag(si, order);
+	enum cs_take_from from = CS_TAKE_NONFULL;
 	unsigned int nr = 1U << order;
 	bool room;
 
@@ -252,8 +259,10 @@ static void cs_set_spare(struct cs_pcp *pcp, struct swap_info_struct *si, int or
 		spin_lock(&ci->lock);
 		cs_take_free_cluster(si, ci, order);
 		spin_unlock(&ci->lock);
+		from = CS_TAKE_FREE;
 	}
 	pcp->spare[order] = cs_pack(si->type, cs_cluster_index(si, ci));
+	trace_cluster_take(si->type, cs_cluster_index(si, ci), order, from, true);
 }
 
 /*
@@ -543,11 +552,13 @@ static struct swap_info_struct *cs_rr_turn(struct plist_head *head, int node,
 
 /*
  * Walk the avail list as get_swap_pages() does.  Sets *@stock when the call
- * should go to stock code instead.
+ * should go to stock code instead, and *@why to why (left alone when there
+ * was simply no room).
  * Context: cs_pcp.lock held.
  * Upstream counterpart: swap_alloc_slow().
  */
-static unsigned long cs_alloc_slow(struct cs_pcp *pcp, int order, bool *stock)
+static unsigned long cs_alloc_slow(struct cs_pcp *pcp, int order, bool *stock,
+				   enum cs_stock_why *why)
 {
 	struct plist_head *heads = *(struct plist_head **)cs_sym_data(CS_SYM_swap_avail_heads);
 	spinlock_t *avail_lock = cs_swap_avail_lock();
@@ -565,6 +576,7 @@ start_over:
 		if (!si->cluster_info) {
 			/* A rotational device comes first: stock serves it. */
 			*stock = !order;
+			*why = CS_STOCK_ROTATIONAL;
 			break;
 		}
 		if (rr && si->prio < 0) {
@@ -604,9 +616,10 @@ start_over:
 }
 
 /* The slow path, then the settling it owes the fast path. */
-static unsigned long cs_alloc_slow_settled(struct cs_pcp *pcp, int order, bool *stock)
+static unsigned long cs_alloc_slow_settled(struct cs_pcp *pcp, int order, bool *stock,
+					   enum cs_stock_why *why)
 {
-	unsigned long val = cs_alloc_slow(pcp, order, stock);
+	unsigned long val = cs_alloc_slow(pcp, order, stock, why);
 
 	cs_settle_filled_elsewhere(pcp, order);
 	return val;
@@ -668,11 +681,12 @@ static void cs_stock_alloc_done(swp_entry_t entry)
 }
 
 /* Stock's allocation, without the slot cache (the module leaves it empty). */
-static unsigned long cs_alloc_stock(int order)
+static unsigned long cs_alloc_stock(int order, enum cs_stock_why why)
 {
 	swp_entry_t entry = { 0 };
 
 	cs_count(stock_fallback);
+	trace_stock_fallback(order, why);
 	cs_stock_alloc_prepare(1U << order);
 	cs_sym_call3(CS_SYM_get_swap_pages, 1, &entry, order);
 	cs_stock_alloc_done(entry);
@@ -728,6 +742,13 @@ static bool cs_reserve_swap_pages(long nr)
 	return true;
 }
 
+/* A large folio gets no slot: its caller splits it. */
+static void cs_large_refused(int order, enum cs_large_why why)
+{
+	cs_count_n(large_fail[order], 1);
+	trace_large_refused(order, why);
+}
+
 /* mem_cgroup_try_charge_swap(): the charging function is not exported. */
 static int cs_charge_swap(struct folio *folio, swp_entry_t entry)
 {
@@ -748,6 +769,7 @@ static int cs_charge_swap(struct folio *folio, swp_entry_t entry)
  */
 swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 {
+	enum cs_stock_why stock_why = CS_STOCK_NO_ROOM;
 	int order = folio_order(folio);
 	unsigned int nr = 1U << order;
 	bool stock = false;
@@ -763,11 +785,14 @@ swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 		goto charge;
 	/* Pairs with the smp_store_release() in cs_line_serve_start(). */
 	if (!smp_load_acquire(&cs_alloc_ready)) {
-		entry.val = cs_alloc_stock(order);
+		entry.val = cs_alloc_stock(order, CS_STOCK_TAKING_OVER);
 		goto charge;
 	}
-	if (!cs_reserve_swap_pages(nr))
+	if (!cs_reserve_swap_pages(nr)) {
+		if (order)
+			cs_large_refused(order, CS_LARGE_NO_SWAP_PAGES);
 		goto charge;
+	}
 
 	local_lock(&cs_pcp.lock);
 	pcp = this_cpu_ptr(&cs_pcp);
@@ -777,7 +802,7 @@ swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 	if (!entry.val && why == CS_FAST_NO_CREDIT && cs_refill_credit(pcp, order))
 		entry.val = cs_alloc_fast(pcp, order, &why);
 	if (!entry.val)
-		entry.val = cs_alloc_slow_settled(pcp, order, &stock);
+		entry.val = cs_alloc_slow_settled(pcp, order, &stock, &stock_why);
 	local_unlock(&cs_pcp.lock);
 
 	if (entry.val) {
@@ -786,9 +811,9 @@ swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 	} else {
 		atomic_long_add(nr, &nr_swap_pages);
 		if (stock)
-			entry.val = cs_alloc_stock(order);
+			entry.val = cs_alloc_stock(order, stock_why);
 		else if (order)
-			cs_count_n(large_fail[order], 1);
+			cs_large_refused(order, CS_LARGE_NO_ROOM);
 	}
 charge:
 	/*

@@ -9,6 +9,7 @@
 #include <linux/workqueue.h>
 
 #include "internal.h"
+#include <clusterswap/trace.h>
 
 /**
  * cs_trylock_si_under_ci() - Take si->lock without waiting, holding ci->lock.
@@ -48,10 +49,28 @@ void cs_relock_si_ci(struct swap_info_struct *si, struct swap_cluster_info *ci)
 	spin_lock(&ci->lock);
 }
 
+/* The list a cluster's flags say it is on, for the tracepoint. */
+static enum cs_list cs_list_of(u8 flags)
+{
+	switch (flags) {
+	case CLUSTER_FLAG_FREE:
+		return CS_LIST_FREE;
+	case CLUSTER_FLAG_NONFULL:
+		return CS_LIST_NONFULL;
+	case CLUSTER_FLAG_FRAG:
+		return CS_LIST_FRAG;
+	case CLUSTER_FLAG_FULL:
+		return CS_LIST_FULL;
+	default:
+		return CS_LIST_NONE;
+	}
+}
+
 /*
  * The one place a cluster changes lists (the discard worker aside): the
  * flags follow the list and frag_cluster_nr stays exact, which stock's frag
- * loop relies on (module/README.md, section 7, invariant 5).
+ * loop relies on (module/README.md, section 7, invariant 5).  @flag is 0
+ * only for the discard list.
  * Context: si->lock and ci->lock held.
  */
 static void cs_list_move(struct swap_info_struct *si, struct swap_cluster_info *ci,
@@ -59,6 +78,8 @@ static void cs_list_move(struct swap_info_struct *si, struct swap_cluster_info *
 {
 	lockdep_assert_held(&si->lock);
 	lockdep_assert_held(&ci->lock);
+	trace_cluster_move(si->type, cs_cluster_index(si, ci), ci->order,
+			   cs_list_of(ci->flags), flag ? cs_list_of(flag) : CS_LIST_DISCARD);
 	if (ci->flags & CLUSTER_FLAG_FRAG)
 		si->frag_cluster_nr[ci->order]--;
 	list_move_tail(&ci->list, to);

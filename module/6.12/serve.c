@@ -12,6 +12,7 @@
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
 #include <clusterswap/line.h>
+#include <clusterswap/trace.h>
 
 /**
  * cs_get_device() - Pin a device against swapoff, as get_swap_device() does.
@@ -46,10 +47,11 @@ noinline void cs_kcall_put_device(struct swap_info_struct *si)
  * spare clusters to their lists, cluster cursors, credit.
  * Context: si->lock held; no module allocation in flight on @si (the switch
  * is off, or the device is fenced).
+ * Return: the inuse_pages credit given back.
  */
-static void cs_release_device(struct swap_info_struct *si)
+static unsigned long cs_release_device(struct swap_info_struct *si)
 {
-	unsigned long v, pos;
+	unsigned long v, pos, credit = 0;
 	unsigned int type;
 	int cpu, o;
 
@@ -66,7 +68,7 @@ static void cs_release_device(struct swap_info_struct *si)
 		}
 	}
 	if (cs_swap_device_attached(si)) {
-		cs_credit_reclaim(si);
+		credit = cs_credit_reclaim(si);
 		/*
 		 * Stock never allocates from the full list, and the module
 		 * leaves up to CS_RELIST_FREE - 1 free slots on it: without
@@ -80,6 +82,7 @@ static void cs_release_device(struct swap_info_struct *si)
 		for_each_possible_cpu(cpu)
 			atomic_set(&per_cpu(cs_pcp, cpu).credit[si->type], 0);
 	}
+	return credit;
 }
 
 /*
@@ -114,9 +117,12 @@ static void cs_release_devices(bool leaving)
 		if (!leaving) {
 			cs_release_device(si);
 		} else if (!(si->flags & SWP_WRITEOK)) {
-			if (cs_swap_device_attached(si) && si->cluster_info)
+			if (cs_swap_device_attached(si) && si->cluster_info) {
 				cs_fence_device(si);
-			cs_release_device(si);
+				trace_swapoff_fence(si->type, cs_release_device(si));
+			} else {
+				cs_release_device(si);
+			}
 		}
 		spin_unlock(&si->lock);
 	}

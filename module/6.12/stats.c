@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * What debugfs shows of the 6.12 allocator: "stats" counters and "percpu"
- * state, and the credit the consistency check adds to the truth.
+ * What the 6.12 allocator shows: debugfs "stats" counters and "percpu"
+ * state, the credit the consistency check adds to the truth, and the
+ * counters anyone may read in /sys/kernel/clusterswap/stats/.
  */
+#include <linux/kobject.h>
 #include <linux/seq_file.h>
 #include <linux/swap.h>
+#include <linux/sysfs.h>
 
 #include "internal.h"
 #include <clusterswap/hooks.h>
@@ -131,4 +134,80 @@ long cs_line_credit(unsigned int type)
 bool cs_line_cluster_held(struct swap_info_struct *si, unsigned long idx)
 {
 	return cs_held_by_a_cpu(si, idx);
+}
+
+/*
+ * /sys/kernel/clusterswap/stats/: the main counters, one value per file and
+ * mode 0444, as /sys/kernel/mm/transparent_hugepage/hugepages-<size>/stats/,
+ * so that monitoring can read them without root.  Each is the debugfs
+ * "stats" line named beside it; debugfs keeps the rest.
+ */
+#define CS_SYSFS_STAT(name, sum)					\
+static ssize_t name##_show(struct kobject *kobj,			\
+			   struct kobj_attribute *attr, char *buf)	\
+{									\
+	return sysfs_emit(buf, "%lu\n", (unsigned long)(sum));		\
+}									\
+static struct kobj_attribute cs_stat_attr_##name = __ATTR_RO(name)
+
+static unsigned long cs_sum_allocs(void)
+{
+	unsigned long n = 0;
+	int o;
+
+	for (o = 0; o < SWAP_NR_ORDERS; o++)
+		n += cs_sum(alloc[o]);
+	return n;
+}
+
+static unsigned long cs_sum_large_fail(void)
+{
+	unsigned long n = 0;
+	int o;
+
+	for (o = 1; o < SWAP_NR_ORDERS; o++)
+		n += cs_sum(large_fail[o]);
+	return n;
+}
+
+CS_SYSFS_STAT(alloc, cs_sum_allocs());				/* alloc.total */
+CS_SYSFS_STAT(alloc_fast, cs_sum(fast));			/* alloc.fast */
+CS_SYSFS_STAT(alloc_slow, cs_sum(slow));			/* alloc.slow */
+CS_SYSFS_STAT(stock_fallback, cs_sum(stock_fallback));		/* alloc.stock_fallback */
+CS_SYSFS_STAT(large_fallback, cs_sum_large_fail());		/* large_fallback.order* */
+CS_SYSFS_STAT(freed, cs_sum(freed));				/* freed */
+CS_SYSFS_STAT(stock_final_free, cs_sum(stock_final_free));	/* freed.stock_final_free */
+CS_SYSFS_STAT(zswap_invalidate, cs_sum(zswap_invalidate));	/* zswap_invalidate */
+CS_SYSFS_STAT(si_lock_alloc, cs_sum(lock_alloc));		/* si_lock.alloc */
+CS_SYSFS_STAT(si_lock_free, cs_sum(lock_free));			/* si_lock.free */
+CS_SYSFS_STAT(list_moves, cs_sum(list_moves));			/* list_moves */
+
+static struct attribute *cs_stat_attrs[] = {
+	&cs_stat_attr_alloc.attr,
+	&cs_stat_attr_alloc_fast.attr,
+	&cs_stat_attr_alloc_slow.attr,
+	&cs_stat_attr_stock_fallback.attr,
+	&cs_stat_attr_large_fallback.attr,
+	&cs_stat_attr_freed.attr,
+	&cs_stat_attr_stock_final_free.attr,
+	&cs_stat_attr_zswap_invalidate.attr,
+	&cs_stat_attr_si_lock_alloc.attr,
+	&cs_stat_attr_si_lock_free.attr,
+	&cs_stat_attr_list_moves.attr,
+	NULL,
+};
+
+static const struct attribute_group cs_stat_group = {
+	.name = "stats",
+	.attrs = cs_stat_attrs,
+};
+
+/**
+ * cs_line_sysfs_stats() - The counters' sysfs group.
+ *
+ * Return: the "stats" group under /sys/kernel/clusterswap.
+ */
+const struct attribute_group *cs_line_sysfs_stats(void)
+{
+	return &cs_stat_group;
 }

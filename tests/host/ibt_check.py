@@ -15,13 +15,19 @@ object code itself.  Two rules:
      - the cs_kcall_* functions, each of which calls a function pointer the
        kernel stored in its own structure for the kernel's own indirect calls
        (a block driver's swap_slot_free_notify, a percpu_ref's release), so
-       the target keeps its ENDBR.  They never read cs_resolved (rule 2).
+       the target keeps its ENDBR.  They never read cs_resolved (rule 2);
+     - the iterator of each of the module's own tracepoints,
+       __traceiter_<event> for each TRACE_EVENT(<event>, ...) of
+       include/clusterswap/trace.h: it calls the probes registered on the
+       event, which the tracing core took by address (they keep their
+       ENDBR).  An iterator of any other name is not allowed.
  2. The table of resolved addresses, cs_resolved, is read only by the
     cs_sym_* functions of module/symbols.c, which hand addresses only to the
     assembly gate (a RET transfer) or out as plain numbers.
 
 Usage: ibt_check.py MODULE.ko   (exit 0: clean; 1: violations, listed)
 """
+import os
 import re
 import subprocess
 import sys
@@ -31,6 +37,17 @@ TABLE_READERS = re.compile(r"^cs_sym_")
 KCALL = re.compile(r"^cs_kcall_")
 THUNK = re.compile(r"__x86_indirect_(call_|jump_)?thunk")
 PARAVIRT = re.compile(r"^pv_ops\b")
+
+TRACE_HEADER = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                            "..", "..", "include", "clusterswap", "trace.h")
+
+
+def trace_iterators():
+    """The __traceiter_* functions of the events the module defines."""
+    with open(TRACE_HEADER) as f:
+        events = re.findall(r"^TRACE_EVENT\((\w+),", f.read(), re.M)
+    return {"__traceiter_" + e for e in events}
+
 
 FUNC_RE = re.compile(r"^[0-9a-f]+ <([^>]+)>:$")
 INSN_RE = re.compile(r"^\s+([0-9a-f]+):\s+(.*)$")
@@ -61,6 +78,7 @@ def check(path):
     problems = []
     readers = set()
     branches = 0
+    iterators = trace_iterators()
     for func, off, text, relocs in disassemble(path):
         words = text.split()
         mnemonic = words[1] if words and words[0] in ("notrack", "bnd") else (words[0] if words else "")
@@ -68,7 +86,7 @@ def check(path):
         where = f"{func}+{off:#x}: {text}"
         if mnemonic.startswith(("call", "jmp")):
             branches += 1
-            if KCALL.match(func):
+            if KCALL.match(func) or func in iterators:
                 pass
             elif operand.startswith("*"):
                 if not any(PARAVIRT.match(r) for r in relocs):
@@ -97,7 +115,8 @@ def main():
         for p in problems:
             print(f"  {p}")
         return 1
-    print(f"ibt-check: {path}: ok ({branches} branches, indirect ones only in cs_kcall_*; "
+    print(f"ibt-check: {path}: ok ({branches} branches, indirect ones only in cs_kcall_* "
+          f"and the {len(trace_iterators())} tracepoint iterators; "
           f"{TABLE} read only by {', '.join(sorted(readers))})")
     return 0
 

@@ -20,6 +20,17 @@ static noinline int ibt_bad_indirect_call(void)
 	return fn();
 }
 
+/*
+ * Rule 1 again, in a function named like a tracepoint iterator but of no
+ * event that include/clusterswap/trace.h defines.
+ */
+static noinline int __traceiter_not_an_event(void)
+{
+	int (*fn)(void) = (int (*)(void))READ_ONCE(ibt_bad_leaked);
+
+	return fn();
+}
+
 /* Rule 2: the table read outside cs_sym_*(). */
 static noinline void ibt_bad_leak(void)
 {
@@ -29,6 +40,8 @@ static noinline void ibt_bad_leak(void)
 static int __init ibt_bad_init(void)
 {
 	ibt_bad_leak();
+	if (ibt_bad_leaked == 1)
+		return __traceiter_not_an_event();
 	return cs_resolved[1].addr ? ibt_bad_indirect_call() : 0;
 }
 module_init(ibt_bad_init);

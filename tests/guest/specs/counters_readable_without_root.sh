@@ -1,0 +1,51 @@
+# /sys/kernel/clusterswap/stats/ holds the allocator's main counters, one
+# value per file, mode 0444: a user without any privilege reads them, and
+# each equals its debugfs "stats" line.  Nobody, root included, can write
+# them.  Where the line has no allocator (6.1 today) there is no directory.
+TIMEOUT_counters_readable_without_root=180
+COUNTERS="alloc=alloc.total alloc_fast=alloc.fast alloc_slow=alloc.slow
+stock_fallback=alloc.stock_fallback large_fallback=large_fallback.order*
+freed=freed stock_final_free=freed.stock_final_free
+zswap_invalidate=zswap_invalidate si_lock_alloc=si_lock.alloc
+si_lock_free=si_lock.free list_moves=list_moves"
+
+# debugfs_sum PATTERN: the sum of the debugfs stats whose names match.
+debugfs_sum() {
+	awk -v p="^$(echo "$1" | sed 's/\./\\./g; s/\*/.*/')\$" '$1 ~ p {s += $2} END {print s + 0}' "$CSD/stats"
+}
+
+test_counters_readable_without_root() {
+	zram_swap 0 1G
+	cs_load
+	if [ "$(cs_line)" != 6.12 ]; then
+		[ ! -e "$CS/stats" ] || fail "$CS/stats exists on a line without the allocator"
+		note "$(cs_line) line: no allocator, no $CS/stats (as it should)"
+		cs_unload
+		return
+	fi
+	cs_set 1
+	memcg counters 64
+	in_memcg counters $BIN/verifier -t 2 -m 128 -p 2 -s 93
+	verifier_ok $? "before reading the counters"
+	cs_set 0
+	[ "$(ls "$CS/stats" | wc -l)" = 11 ] || fail "$CS/stats has $(ls "$CS/stats" | wc -l) files, want 11: $(ls "$CS/stats" | tr '\n' ' ')"
+	line=
+	for pair in $COUNTERS; do
+		f=${pair%%=*}
+		key=${pair#*=}
+		[ -f "$CS/stats/$f" ] || fail "no $CS/stats/$f"
+		[ "$(stat -c %a "$CS/stats/$f")" = 444 ] || fail "$CS/stats/$f has mode $(stat -c %a "$CS/stats/$f"), want 444"
+		v=$(setpriv --reuid=65534 --regid=65534 --clear-groups cat "$CS/stats/$f") ||
+			fail "user 65534 cannot read $CS/stats/$f"
+		case $v in '' | *[!0-9]*) fail "$CS/stats/$f reads '$v', not a number" ;; esac
+		d=$(debugfs_sum "$key")
+		[ "$v" = "$d" ] || fail "$CS/stats/$f reads $v, debugfs $key $d"
+		if echo 0 2>/dev/null >"$CS/stats/$f"; then
+			fail "root could write $CS/stats/$f"
+		fi
+		line="$line $f=$v"
+	done
+	note "read as user 65534:$line"
+	[ "$(cat "$CS/stats/alloc")" -gt 0 ] || fail "no allocation was counted"
+	cs_unload
+}
