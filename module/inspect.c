@@ -162,7 +162,12 @@ void cs_show_summary(struct seq_file *m, struct swap_info_struct *si)
 		seq_puts(m, "not in use\n");
 		goto out;
 	}
-	seq_printf(m, "type %u\npages %u\ninuse %u\nfree %u\n", si->type,
+	seq_printf(m, "type %u\n", si->type);
+	/* As /proc/swaps names it (swap_show()); set with swap_map, under si->lock. */
+	seq_puts(m, "device ");
+	if (si->swap_file)
+		seq_file_path(m, si->swap_file, " \t\n\\");
+	seq_printf(m, "\npages %u\ninuse %u\nfree %u\n",
 		   si->pages, si->inuse_pages, si->pages - si->inuse_pages);
 	seq_printf(m, "writeok %d\nsolidstate %d\nhighest_bit %u\n",
 		   !!(si->flags & SWP_WRITEOK), !!(si->flags & SWP_SOLIDSTATE),

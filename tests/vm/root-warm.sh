@@ -5,6 +5,8 @@
 #  - apt's package cache (pkgcache.bin), which "apt-get clean" in mkroot.sh
 #    removed: without it every apt command in the guest parses the whole
 #    package lists again (the package test runs apt twice);
+#  - python3, which the in-VM tests of tools/clusterswap-top run it with (the
+#    Debian package recommends it);
 #  - ccache, and the cache directory $CLUSTERSWAP_CACHE/ccache/SUITE, which
 #    run-vm.sh shares with the guest.  The guest's pid1.sh mounts it and sets
 #    DEBIAN_KERNEL_USE_CCACHE=1: the switch Debian's own kernel headers read
@@ -20,18 +22,19 @@ root=$cache/roots/$suite
 log=$cache/roots/$suite.warm.log
 [ -d "$root/usr" ] || { echo "root-warm.sh: no build root for $suite" >&2; exit 1; }
 mkdir -p "$cache/ccache/$suite"
-[ -x "$root/usr/bin/ccache" ] && [ -f "$root/var/cache/apt/pkgcache.bin" ] && exit 0
+[ -x "$root/usr/bin/ccache" ] && [ -x "$root/usr/bin/python3" ] &&
+	[ -f "$root/var/cache/apt/pkgcache.bin" ] && exit 0
 
 mount -t proc proc "$root/proc"
 trap 'umount -l "$root/proc"' EXIT
-if [ ! -x "$root/usr/bin/ccache" ]; then
-	echo "root-warm: installing ccache into the $suite root"
-	install_ccache() {
+if [ ! -x "$root/usr/bin/ccache" ] || [ ! -x "$root/usr/bin/python3" ]; then
+	echo "root-warm: installing ccache and python3 into the $suite root"
+	install_tools() {
 		DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq \
-			--no-install-recommends ccache >>"$log" 2>&1
+			--no-install-recommends ccache python3 >>"$log" 2>&1
 	}
 	: >"$log"
-	install_ccache || { chroot "$root" apt-get update -qq >>"$log" 2>&1 && install_ccache; } ||
+	install_tools || { chroot "$root" apt-get update -qq >>"$log" 2>&1 && install_tools; } ||
 		{ tail -n 20 "$log" >&2; exit 1; }
 	chroot "$root" apt-get clean
 fi

@@ -46,6 +46,8 @@ for c in "$top"/tests/guest/programs/*.c; do
 	cp "$root/tmp/cs-guest/$b" "$job/bin/"
 done
 
+cp "$top/tools/clusterswap-top" "$job/bin/"
+
 # The source tree as users install it (DKMS, the Debian package).
 "$top/tests/ship-tree.sh" "$job/src"
 deb=$("$top/tests/deb.sh" | tail -n 1)
