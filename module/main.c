@@ -47,6 +47,9 @@ static int __init clusterswap_init(void)
 	err = cs_sym_resolve_all();
 	if (err)
 		return err;
+	err = cs_sym_refuse_later_code();
+	if (err)
+		return err;
 
 	cs_debugfs_init();
 	err = cs_sysfs_init();

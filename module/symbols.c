@@ -10,6 +10,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/module.h>
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
 #include <linux/uaccess.h>
@@ -111,6 +112,45 @@ int cs_sym_resolve_all(void)
 		cs_resolved[i].addr = addr;
 	}
 	return 0;
+}
+
+/*
+ * For tests only: one more name to treat as later swap code, to prove on a
+ * stock kernel (with a name it has) that such a kernel is refused.  Not
+ * visible in sysfs.
+ */
+static char *assume_later_symbol;
+module_param(assume_later_symbol, charp, 0);
+MODULE_PARM_DESC(assume_later_symbol, "test only: refuse the kernel if it has this symbol");
+
+static bool cs_sym_exists(const char *name)
+{
+	return cs_gate_call(cs_resolved[CS_SYM_kallsyms_lookup_name].addr,
+			    (unsigned long)name, 0, 0, 0, 0);
+}
+
+/**
+ * cs_sym_refuse_later_code() - Refuse a kernel of the line that carries swap
+ * code of a later kernel.
+ *
+ * Context: module init, after cs_sym_resolve_all().
+ * Return: 0, or -EOPNOTSUPP after naming what was found.
+ */
+int cs_sym_refuse_later_code(void)
+{
+	const char * const *name;
+	const char *found = NULL;
+
+	for (name = cs_line_later_syms; *name && !found; name++)
+		if (cs_sym_exists(*name))
+			found = *name;
+	if (!found && assume_later_symbol && cs_sym_exists(assume_later_symbol))
+		found = assume_later_symbol;
+	if (!found)
+		return 0;
+	pr_err("this %s.y kernel has %s(), swap code of a later kernel (a backport?); clusterswap is verified only against the stock %s.y swap code; refusing to load\n",
+	       CS_KERNEL_LINE_NAME, found, CS_KERNEL_LINE_NAME);
+	return -EOPNOTSUPP;
 }
 
 /**

@@ -6,7 +6,9 @@
 #                    root, the IBT check, the build-time gate, checkpatch
 #
 # Environment:
-#   KERNELS="6.12 6.1"     kernel lines to test (default: both)
+#   KERNELS="6.12 6.1 6.12-deb12"
+#                          kernels to test (default: all three; tests/vm/targets.sh:
+#                          6.12-deb12 is Debian 12's opt-in 6.12, a smoke set)
 #   TESTS="a b ..."        in-VM tests to run (default: all tests/guest/specs/*.sh)
 #   CLUSTERSWAP_CACHE      where build roots and outputs live (~/.cache/clusterswap)
 #
@@ -16,7 +18,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-all}
-KERNELS=${KERNELS:-6.12 6.1}
+KERNELS=${KERNELS:-6.12 6.1 6.12-deb12}
 export CLUSTERSWAP_CACHE=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 passed=0
 failed=0
@@ -42,13 +44,7 @@ section() {
 	echo "##### $* ($(( $(date +%s) - t0 ))s)"
 }
 
-suite_of() {
-	case $1 in
-	6.12) echo trixie ;;
-	6.1) echo bookworm ;;
-	*) echo "check: unknown kernel line '$1' (known: 6.12 6.1)" >&2; return 1 ;;
-	esac
-}
+. "$top/tests/vm/targets.sh"
 
 install_host_tools() {
 	local need=
@@ -78,7 +74,7 @@ fi
 install_host_tools || { echo "check: cannot install host tools"; echo "0 passed, 1 failed"; exit 1; }
 suites=
 for k in $KERNELS; do
-	s=$(suite_of "$k") || { echo "0 passed, 1 failed"; exit 1; }
+	s=$(target_of "$k") || { echo "0 passed, 1 failed"; exit 1; }
 	suites="$suites $s"
 	if "$top/tests/vm/mkroot.sh" "$s"; then
 		result "PASS root/$s"
@@ -161,9 +157,12 @@ else
 fi
 
 if [ "$mode" = all ]; then
-	tests=${TESTS:-$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//')}
+	all_tests=${TESTS:-$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//')}
 	for s in $suites; do
 		section "VM: $s"
+		tests=$(target_tests "$s" $all_tests | tr '\n' ' ')
+		[ "$tests" = "$(echo $all_tests) " ] || echo "check: $s runs: $tests(targets.sh)"
+		[ -n "${tests// /}" ] || continue
 		seen=
 		while read -r line; do
 			case $line in

@@ -43,12 +43,22 @@ enum cs_sym {
 /* Names of the line's own symbols, from CS_SYM_LINE_FIRST on. */
 extern const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST];
 
+/*
+ * Functions of the swap code of later kernels that the line's stock code does
+ * not have (NULL-terminated; module/<line>/symbols.c).  A kernel of the line
+ * that has one carries a backport of later swap code (a vendor kernel, for
+ * example): its locking and counters may not be what the module was verified
+ * against, so it is refused.
+ */
+extern const char * const cs_line_later_syms[];
+
 /* A resolved kernel address: deliberately not callable from C. */
 struct cs_kaddr {
 	unsigned long addr;
 };
 
 int cs_sym_resolve_all(void);
+int cs_sym_refuse_later_code(void);
 const char *cs_sym_name(enum cs_sym sym);
 unsigned long cs_sym_addr(enum cs_sym sym);
 void *cs_sym_data(enum cs_sym sym);

@@ -22,3 +22,18 @@ const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST] = {
 	[CS_SYM_swap_avail_heads - CS_SYM_LINE_FIRST] = "swap_avail_heads",
 	[CS_SYM_total_swap_pages - CS_SYM_LINE_FIRST] = "total_swap_pages",
 };
+
+/*
+ * From the allocator rework of 6.14 ("rework of swap allocator locks": lists
+ * moved under the cluster lock, inuse_pages with an off-list bit) and 6.15
+ * ("remove swap slot cache"), in upstream's names.  None is in any 6.12.y.
+ */
+const char * const cs_line_later_syms[] = {
+	"isolate_lock_cluster",
+	"relocate_cluster",
+	"move_cluster",
+	"partial_free_cluster",
+	"swap_alloc_fast",
+	"swap_alloc_slow",
+	NULL,
+};

@@ -1,35 +1,37 @@
 #!/bin/bash
-# Build (or reuse) a Debian build root for one target suite.
+# Build (or reuse) the Debian build root of one target (targets.sh).
 #
-#   mkroot.sh trixie|bookworm
+#   mkroot.sh trixie|bookworm|bookworm-612
 #
-# The root lives outside the repository, in $CLUSTERSWAP_CACHE/roots/SUITE
-# (default ~/.cache/clusterswap). It holds the suite's own kernel image and
-# headers from SUITE and SUITE-security (what users really run), the compiler
-# those headers were built with, dkms, and the tools the in-VM suite uses.
-# The same tree is the guest's root file system (read-only over 9p).
+# The root lives outside the repository, in $CLUSTERSWAP_CACHE/roots/TARGET
+# (default ~/.cache/clusterswap). It holds the target's kernel image and
+# headers from its suite and the suite's security updates (what users really
+# run), the compiler those headers were built with, dkms, and the tools the
+# in-VM suite uses.  The same tree is the guest's root file system (read-only
+# over 9p).
 #
 # The mirror is read from this machine's apt configuration; nothing is added to
-# the host's apt sources. A root is rebuilt only when it is missing or when this
-# recipe changes (the stamp holds the recipe's hash).
+# the host's apt sources. A root is rebuilt only when it is missing or when its
+# recipe changes (the stamp holds the recipe's hash: this script, the target's
+# suite and kernel packages).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-suite=${1:?usage: mkroot.sh SUITE}
-case $suite in
-trixie | bookworm) ;;
-*) echo "mkroot.sh: no recipe for suite '$suite'" >&2; exit 2 ;;
-esac
+. "$here/targets.sh"
+target=${1:?usage: mkroot.sh TARGET}
+suite=$(target_suite "$target") || { echo "mkroot.sh: no recipe for '$target'" >&2; exit 2; }
+kernel_packages=$(target_kernel_packages "$target")
 
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
-root=$cache/roots/$suite
-recipe=$(sha256sum "$0" | cut -c1-16)
+root=$cache/roots/$target
+recipe=$( { cat "$0"; echo "$suite $kernel_packages"; } | sha256sum | cut -c1-16)
 stamp=$root/.clusterswap-recipe
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$recipe" ]; then
 	exit 0
 fi
 
-packages=linux-image-amd64,linux-headers-amd64,gcc,make,libc6-dev,dkms,kmod
+# The kernel comes in the second step, from the security suite too.
+packages=gcc,make,libc6-dev,dkms,kmod,initramfs-tools
 packages=$packages,util-linux,procps,busybox-static,zstd,cpio,xz-utils,e2fsprogs,openssl
 
 mirror=$("$here/mirror.sh" debian)
@@ -48,8 +50,8 @@ trap cleanup EXIT
 echo "mkroot: debootstrap $suite from the host's mirror into $tmp"
 rm -rf "$tmp"
 debootstrap --variant=minbase --include="$packages" "$suite" "$tmp" "$mirror" \
-	>"$cache/roots/$suite.debootstrap.log" 2>&1 || {
-	tail -n 30 "$cache/roots/$suite.debootstrap.log" >&2
+	>"$cache/roots/$target.debootstrap.log" 2>&1 || {
+	tail -n 30 "$cache/roots/$target.debootstrap.log" >&2
 	exit 1
 }
 
@@ -62,11 +64,11 @@ mount -t proc proc "$tmp/proc"
 mount --bind /sys "$tmp/sys"
 mount --bind /dev "$tmp/dev"
 mount --bind /dev/pts "$tmp/dev/pts"
-echo "mkroot: $suite-security kernel and headers"
+echo "mkroot: $suite-security kernel and headers ($kernel_packages)"
 chroot "$tmp" apt-get update -qq
 DEBIAN_FRONTEND=noninteractive chroot "$tmp" apt-get install -y -qq --no-install-recommends \
-	linux-image-amd64 linux-headers-amd64 >"$cache/roots/$suite.security.log" 2>&1 || {
-	tail -n 30 "$cache/roots/$suite.security.log" >&2
+	$kernel_packages >"$cache/roots/$target.security.log" 2>&1 || {
+	tail -n 30 "$cache/roots/$target.security.log" >&2
 	exit 1
 }
 chroot "$tmp" apt-get clean
@@ -75,4 +77,4 @@ cleanup
 rm -rf "$root"
 mv "$tmp" "$root"
 echo "$recipe" >"$stamp"
-echo "mkroot: $suite ready: kernels $(ls "$root/lib/modules" | tr '\n' ' ')"
+echo "mkroot: $target ready: kernels $(ls "$root/lib/modules" | tr '\n' ' ')"

@@ -1,8 +1,10 @@
 #!/bin/bash
-# Run the in-VM suite on one suite's kernel (the newest in its build root).
+# Run the in-VM suite on one target's kernel (the newest in its build root).
 #
-#   suite.sh SUITE TEST...
+#   suite.sh TARGET TEST...
 #
+# TARGET is a build root (targets.sh: trixie, bookworm, bookworm-612); results
+# are named by its label (6.12, 6.1, 6.12-deb12).
 # SUITE_KVER names another kernel release to build for and boot (with
 # VM_KERNEL, VM_INITRD: see run-vm.sh); SUITE_DEBUG=1 says it is a debug
 # build, which runs the tests marked DEBUG_<test>=only too.  SUITE_TIME_SCALE=N
@@ -22,6 +24,8 @@ cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 root=$cache/roots/$suite
 kver=${SUITE_KVER:-$(ls "$root/lib/modules" | sort -V | tail -n 1)}
 line=$(echo "$kver" | cut -d. -f1,2)
+. "$here/targets.sh"
+label=$(target_label "$suite" "$kver")
 job=$cache/jobs/$suite
 
 rm -rf "$job"
@@ -85,7 +89,7 @@ directive() {
 BAD_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN|clusterswap: internal inconsistency'
 serial_results() {
 	local log=$job/serial.log verdict bad
-	echo "--- $line/$1 serial console:"
+	echo "--- $label/$1 serial console:"
 	sed -n '/cs-mark: start/,$p' "$log" | grep -av '^\[' | sed 's/^/  | /' || true
 	sed -n '/cs-mark: start/,$p' "$log" | grep -a 'PM: hibernation: \(Wrote\|Read\)' |
 		sed 's/^/  | /' || true
@@ -164,7 +168,7 @@ run_group() {
 	while read -r verdict rest; do
 		t=${rest%%:*}
 		if [ "$verdict" = FAIL ]; then
-			echo "--- $line/$t output and kernel log:"
+			echo "--- $label/$t output and kernel log:"
 			cat "$job/out/$t.log" 2>/dev/null
 			tail -n 30 "$job/out/$t.dmesg" 2>/dev/null
 		fi
@@ -194,15 +198,15 @@ single=
 own=
 ran=
 for t in "$@"; do
-	[ -f "$top/tests/guest/specs/$t.sh" ] || { echo "FAIL $line/$t: no such test"; exit 1; }
+	[ -f "$top/tests/guest/specs/$t.sh" ] || { echo "FAIL $label/$t: no such test"; exit 1; }
 	# NEEDS_<test>=CAPABILITY: run only where the kernel line has it.
 	needs=$(directive NEEDS "$t")
 	if [ -n "$needs" ] && ! echo " $(line_capabilities) " | grep -q " $needs "; then
-		echo "SKIP $line/$t: needs the $needs, which the $line line does not have yet"
+		echo "SKIP $label/$t: needs the $needs, which the $line line does not have yet"
 		continue
 	fi
 	if [ "$(directive DEBUG "$t")" = only ] && [ "${SUITE_DEBUG:-0}" != 1 ]; then
-		echo "SKIP $line/$t: for debug kernels only (make check-debug)"
+		echo "SKIP $label/$t: for debug kernels only (make check-debug)"
 		continue
 	fi
 	ran="$ran $t"
@@ -228,5 +232,5 @@ for t in $ran; do
 	grep -q "^[A-Z]* $t\b" "$all_results" || echo "FAIL $t: no result" >>"$all_results"
 done
 grep -q '^FAIL' "$all_results" && failed=1
-sed "s|^\([A-Z]*\) |\1 $line/|" "$all_results"
+sed "s|^\([A-Z]*\) |\1 $label/|" "$all_results"
 exit $failed

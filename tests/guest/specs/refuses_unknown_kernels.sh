@@ -1,10 +1,13 @@
 # A kernel outside the supported lines is refused at load with -EOPNOTSUPP
 # and one clear line in the kernel log, and nothing is left behind.  The
-# running kernel is faked with the test-only parameter assume_release.
+# running kernel is faked with the test-only parameter assume_release.  So
+# is a kernel of the line that carries later swap code (a backport): the
+# test-only parameter assume_later_symbol names a function this kernel has
+# as one of later code's.
 TIMEOUT_refuses_unknown_kernels=60
 refused() {
 	dmesg -C
-	out=$(insmod $KO assume_release="$1" 2>&1) && fail "insmod accepted kernel $1"
+	out=$(insmod $KO ${3:-assume_release}="$1" 2>&1) && fail "insmod accepted kernel $1"
 	echo "$out" | grep -q 'Operation not supported' ||
 		fail "kernel $1: insmod said '$out', want 'Operation not supported'"
 	line=$(dmesg | grep 'clusterswap: ')
@@ -23,6 +26,7 @@ test_refuses_unknown_kernels() {
 	6.12.*) refused 6.1.0-56-amd64 'built for the 6.12 line' ;;
 	6.1.*) refused 6.12.117+deb13-amd64 'built for the 6.1 line' ;;
 	esac
+	refused folio_alloc_swap 'has folio_alloc_swap(), swap code of a later kernel' assume_later_symbol
 	cs_load
 	cs_unload
 }
