@@ -758,10 +758,59 @@ static int cs_charge_swap(struct folio *folio, swp_entry_t entry)
 	return (int)cs_sym_call2(CS_SYM___mem_cgroup_try_charge_swap, folio, entry.val);
 }
 
+/*
+ * One try of the module's own allocation: reserve the slots, then this CPU's
+ * clusters, then the walk over devices.  *@stock says whether to ask stock
+ * code instead, *@why why (a rotational device first), or why not (no room
+ * on any device the module serves, or no free slot at all).
+ * Context: no lock held.
+ * Return: the entry's value, or 0 with the reservation given back.
+ */
+static unsigned long cs_alloc_served(int order, bool *stock, enum cs_stock_why *why)
+{
+	unsigned int nr = 1U << order;
+	enum cs_fast fast_why;
+	struct cs_pcp *pcp;
+	unsigned long val;
+
+	*stock = false;
+	*why = CS_STOCK_NO_ROOM;
+	if (!cs_reserve_swap_pages(nr)) {
+		if (order)
+			cs_large_refused(order, CS_LARGE_NO_SWAP_PAGES);
+		return 0;
+	}
+
+	local_lock(&cs_pcp.lock);
+	pcp = this_cpu_ptr(&cs_pcp);
+	val = cs_alloc_fast(pcp, order, &fast_why);
+	if (!val && fast_why == CS_FAST_NO_CLUSTER && cs_use_spare(pcp, order))
+		val = cs_alloc_fast(pcp, order, &fast_why);
+	if (!val && fast_why == CS_FAST_NO_CREDIT && cs_refill_credit(pcp, order))
+		val = cs_alloc_fast(pcp, order, &fast_why);
+	if (!val)
+		val = cs_alloc_slow_settled(pcp, order, stock, why);
+	local_unlock(&cs_pcp.lock);
+
+	if (val) {
+		cs_count_n(alloc[order], 1);
+		cs_full_after_alloc((swp_entry_t){ .val = val });
+	} else {
+		atomic_long_add(nr, &nr_swap_pages);
+		if (order && !*stock)
+			cs_large_refused(order, CS_LARGE_NO_ROOM);
+	}
+	return val;
+}
+
 /**
  * cs_folio_alloc_swap() - Replacement for folio_alloc_swap().
  * @folio: the locked folio to be swapped out.
  *
+ * An order-0 allocation that finds no room on the devices the module serves
+ * frees idle swap cache there and tries once more (6.12/reclaim.c), before
+ * it gives up or, where stock code may have room the module does not serve,
+ * asks stock code.
  * Context: process context (reclaim, shmem writeout); does not sleep unless
  * it hands the call to stock code.
  * Return: the first swap entry of the folio's range, or 0.
@@ -769,18 +818,14 @@ static int cs_charge_swap(struct folio *folio, swp_entry_t entry)
  */
 swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 {
-	enum cs_stock_why stock_why = CS_STOCK_NO_ROOM;
+	enum cs_stock_why why;
 	int order = folio_order(folio);
-	unsigned int nr = 1U << order;
-	bool stock = false;
-	enum cs_fast why;
-	swp_entry_t entry;
-	struct cs_pcp *pcp;
+	swp_entry_t entry = { 0 };
+	bool stock;
 
 	cs_hook_enter(CS_SYM_folio_alloc_swap);
 	/* The caller's side of the contract, checked on DEBUG_VM kernels. */
 	VM_WARN_ON_ONCE_FOLIO(!folio_test_locked(folio), folio);
-	entry.val = 0;
 	if (order > CS_PMD_ORDER)
 		goto charge;
 	/* Pairs with the smp_store_release() in cs_line_serve_start(). */
@@ -788,33 +833,11 @@ swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 		entry.val = cs_alloc_stock(order, CS_STOCK_TAKING_OVER);
 		goto charge;
 	}
-	if (!cs_reserve_swap_pages(nr)) {
-		if (order)
-			cs_large_refused(order, CS_LARGE_NO_SWAP_PAGES);
-		goto charge;
-	}
-
-	local_lock(&cs_pcp.lock);
-	pcp = this_cpu_ptr(&cs_pcp);
-	entry.val = cs_alloc_fast(pcp, order, &why);
-	if (!entry.val && why == CS_FAST_NO_CLUSTER && cs_use_spare(pcp, order))
-		entry.val = cs_alloc_fast(pcp, order, &why);
-	if (!entry.val && why == CS_FAST_NO_CREDIT && cs_refill_credit(pcp, order))
-		entry.val = cs_alloc_fast(pcp, order, &why);
-	if (!entry.val)
-		entry.val = cs_alloc_slow_settled(pcp, order, &stock, &stock_why);
-	local_unlock(&cs_pcp.lock);
-
-	if (entry.val) {
-		cs_count_n(alloc[order], 1);
-		cs_full_after_alloc(entry);
-	} else {
-		atomic_long_add(nr, &nr_swap_pages);
-		if (stock)
-			entry.val = cs_alloc_stock(order, stock_why);
-		else if (order)
-			cs_large_refused(order, CS_LARGE_NO_ROOM);
-	}
+	entry.val = cs_alloc_served(order, &stock, &why);
+	if (!entry.val && !order && why == CS_STOCK_NO_ROOM && cs_reclaim_idle_cache())
+		entry.val = cs_alloc_served(order, &stock, &why);
+	if (!entry.val && stock)
+		entry.val = cs_alloc_stock(order, why);
 charge:
 	/*
 	 * As folio_alloc_swap(), also without a slot: the memcg counts that as

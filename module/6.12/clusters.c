@@ -115,6 +115,20 @@ void cs_rotate_frag(struct swap_info_struct *si, struct swap_cluster_info *ci)
 	list_move_tail(&ci->list, &si->frag_clusters[ci->order]);
 }
 
+/**
+ * cs_rotate_full() - Move a full cluster to the tail of the full list, as
+ * stock's swap_reclaim_full_clusters() rotates it while it scans.
+ * @si: the device.
+ * @ci: the cluster, on full.
+ *
+ * Context: si->lock held (the list; the cluster itself does not change).
+ */
+void cs_rotate_full(struct swap_info_struct *si, struct swap_cluster_info *ci)
+{
+	lockdep_assert_held(&si->lock);
+	list_move_tail(&ci->list, &si->full_clusters);
+}
+
 /* free_cluster(): to the free list, or to the discard list first. */
 static void cs_free_cluster(struct swap_info_struct *si, struct swap_cluster_info *ci)
 {

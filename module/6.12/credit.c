@@ -190,14 +190,6 @@ void cs_credit_put(struct swap_info_struct *si, unsigned int nr)
 		cs_credit_settle(si, pool);
 }
 
-static bool cs_vm_swap_full(void)
-{
-	long *total = cs_sym_data(CS_SYM_total_swap_pages);
-
-	/* vm_swap_full(): total_swap_pages is not exported. */
-	return atomic_long_read(&nr_swap_pages) * 2 < READ_ONCE(*total);
-}
-
 /**
  * cs_mark_full() - Take a device with no unallocated slot out of service.
  * @si: the device, found without room for one slot after cs_credit_reclaim().
@@ -229,7 +221,9 @@ void cs_mark_full(struct swap_info_struct *si)
 		cs_unmark_full(si);
 		return;
 	}
-	/* HAS_CACHE-only slots may be reclaimable: stock's worker does that. */
-	if (cs_vm_swap_full())
-		schedule_work(&si->reclaim_work);
+	/*
+	 * Stock's swap_range_alloc() schedules its reclaim worker here when
+	 * swap is half full.  The module instead frees idle swap cache itself,
+	 * on the allocation that finds no room (6.12/reclaim.c).
+	 */
 }

@@ -131,6 +131,7 @@ struct cs_stats {
 	unsigned long stock_final_free;		/* stock swap_entry_range_free() calls served */
 	unsigned long zswap_invalidate;		/* zswap_invalidate() calls */
 	unsigned long full;			/* devices found full, taken off the avail list */
+	unsigned long idle_reclaimed;		/* idle swap cache slots the allocator freed */
 };
 
 DECLARE_PER_CPU(struct cs_stats, cs_stats);
@@ -147,12 +148,16 @@ unsigned long cs_credit_reclaim(struct swap_info_struct *si);
 void cs_mark_full(struct swap_info_struct *si);
 void cs_unmark_full(struct swap_info_struct *si);
 
+/* 6.12/reclaim.c */
+unsigned long cs_reclaim_idle_cache(void);
+
 /* 6.12/clusters.c */
 bool cs_trylock_si_under_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_relock_si_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_move_to_frag(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_rotate_frag(struct swap_info_struct *si, struct swap_cluster_info *ci);
+void cs_rotate_full(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_sweep_full(struct swap_info_struct *si);
 void cs_settle_held(struct swap_info_struct *si, unsigned long *held);
 void cs_settle_cpu(struct swap_info_struct *si, struct cs_pcp *pcp, int order);

@@ -67,6 +67,7 @@ void cs_line_show_stats(struct seq_file *m)
 	seq_printf(m, "credit.take %lu\n", cs_sum(credit_take));
 	seq_printf(m, "credit.return %lu\n", cs_sum(credit_return));
 	seq_printf(m, "device_full %lu\n", cs_sum(full));
+	seq_printf(m, "reclaim.idle_cache %lu\n", cs_sum(idle_reclaimed));
 }
 
 /**
@@ -181,6 +182,7 @@ CS_SYSFS_STAT(zswap_invalidate, cs_sum(zswap_invalidate));	/* zswap_invalidate *
 CS_SYSFS_STAT(si_lock_alloc, cs_sum(lock_alloc));		/* si_lock.alloc */
 CS_SYSFS_STAT(si_lock_free, cs_sum(lock_free));			/* si_lock.free */
 CS_SYSFS_STAT(list_moves, cs_sum(list_moves));			/* list_moves */
+CS_SYSFS_STAT(idle_reclaimed, cs_sum(idle_reclaimed));		/* reclaim.idle_cache */
 
 static struct attribute *cs_stat_attrs[] = {
 	&cs_stat_attr_alloc.attr,
@@ -194,6 +196,7 @@ static struct attribute *cs_stat_attrs[] = {
 	&cs_stat_attr_si_lock_alloc.attr,
 	&cs_stat_attr_si_lock_free.attr,
 	&cs_stat_attr_list_moves.attr,
+	&cs_stat_attr_idle_reclaimed.attr,
 	NULL,
 };
 

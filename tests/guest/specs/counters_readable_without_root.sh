@@ -7,7 +7,7 @@ COUNTERS="alloc=alloc.total alloc_fast=alloc.fast alloc_slow=alloc.slow
 stock_fallback=alloc.stock_fallback large_fallback=large_fallback.order*
 freed=freed stock_final_free=freed.stock_final_free
 zswap_invalidate=zswap_invalidate si_lock_alloc=si_lock.alloc
-si_lock_free=si_lock.free list_moves=list_moves"
+si_lock_free=si_lock.free list_moves=list_moves idle_reclaimed=reclaim.idle_cache"
 
 # debugfs_sum PATTERN: the sum of the debugfs stats whose names match.
 debugfs_sum() {
@@ -28,7 +28,7 @@ test_counters_readable_without_root() {
 	in_memcg counters $BIN/verifier -t 2 -m 128 -p 2 -s 93
 	verifier_ok $? "before reading the counters"
 	cs_set 0
-	[ "$(ls "$CS/stats" | wc -l)" = 11 ] || fail "$CS/stats has $(ls "$CS/stats" | wc -l) files, want 11: $(ls "$CS/stats" | tr '\n' ' ')"
+	[ "$(ls "$CS/stats" | wc -l)" = 12 ] || fail "$CS/stats has $(ls "$CS/stats" | wc -l) files, want 12: $(ls "$CS/stats" | tr '\n' ' ')"
 	line=
 	for pair in $COUNTERS; do
 		f=${pair%%=*}
