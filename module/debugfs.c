@@ -62,13 +62,10 @@ DEFINE_SHOW_ATTRIBUTE(percpu);
 static int check_show(struct seq_file *m, void *v)
 {
 	unsigned int type, problems = 0;
+	struct swap_info_struct *si;
 
-	for (type = 0; type < MAX_SWAPFILES; type++) {
-		struct swap_info_struct *si = cs_swap_device(type);
-
-		if (si)
-			problems += cs_check_device(m, si);
-	}
+	cs_for_each_swap_device(type, si)
+		problems += cs_check_device(m, si);
 	if (!problems)
 		seq_puts(m, "ok\n");
 	return 0;

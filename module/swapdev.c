@@ -26,6 +26,24 @@ struct swap_info_struct *cs_swap_device(unsigned int type)
 }
 
 /**
+ * cs_next_swap_device() - The first device of type *@type or above.
+ * @type: where to start; set to the device's type.
+ *
+ * Return: the device, or NULL when there is none (cs_for_each_swap_device()).
+ */
+struct swap_info_struct *cs_next_swap_device(unsigned int *type)
+{
+	struct swap_info_struct *si;
+
+	for (; *type < MAX_SWAPFILES; (*type)++) {
+		si = cs_swap_device(*type);
+		if (si)
+			return si;
+	}
+	return NULL;
+}
+
+/**
  * cs_swap_device_attached() - Whether @si has its maps attached.
  * @si: the device.
  *

@@ -24,7 +24,15 @@
 #endif
 
 struct swap_info_struct *cs_swap_device(unsigned int type);
+struct swap_info_struct *cs_next_swap_device(unsigned int *type);
 bool cs_swap_device_attached(struct swap_info_struct *si);
+
+/*
+ * Each swap_info_struct the kernel has set up, by type; attached or not
+ * (see the lock rule above).  @type: unsigned int; @si: the device.
+ */
+#define cs_for_each_swap_device(type, si)				\
+	for ((type) = 0; ((si) = cs_next_swap_device(&(type))); (type)++)
 /* mm/swapfile.c's swap_avail_lock: guards the swap_avail_heads plists. */
 spinlock_t *cs_swap_avail_lock(void);
 

@@ -644,9 +644,8 @@ static void cs_stock_alloc_prepare(unsigned int nr)
 	struct swap_info_struct *si;
 	unsigned int type;
 
-	for (type = 0; type < MAX_SWAPFILES; type++) {
-		si = cs_swap_device(type);
-		if (!si || !READ_ONCE(si->cluster_info) ||
+	cs_for_each_swap_device(type, si) {
+		if (!READ_ONCE(si->cluster_info) ||
 		    READ_ONCE(si->inuse_pages) + nr < READ_ONCE(si->pages))
 			continue;
 		spin_lock(&si->lock);

@@ -106,9 +106,8 @@ unsigned long cs_reclaim_idle_cache(void)
 	unsigned long freed = 0;
 	unsigned int type;
 
-	for (type = 0; type < MAX_SWAPFILES; type++) {
-		si = cs_swap_device(type);
-		if (!si || !READ_ONCE(si->cluster_info) || !cs_get_device(si))
+	cs_for_each_swap_device(type, si) {
+		if (!READ_ONCE(si->cluster_info) || !cs_get_device(si))
 			continue;
 		if (si->cluster_info)
 			freed += cs_reclaim_device(si);

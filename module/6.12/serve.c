@@ -109,10 +109,7 @@ static void cs_release_devices(bool leaving)
 	struct swap_info_struct *si;
 	unsigned int type;
 
-	for (type = 0; type < MAX_SWAPFILES; type++) {
-		si = cs_swap_device(type);
-		if (!si)
-			continue;
+	cs_for_each_swap_device(type, si) {
 		spin_lock(&si->lock);
 		if (!leaving) {
 			cs_release_device(si);
@@ -181,10 +178,7 @@ static void cs_fence_stock_frees(void)
 	struct swap_info_struct *si;
 	unsigned int type;
 
-	for (type = 0; type < MAX_SWAPFILES; type++) {
-		si = cs_swap_device(type);
-		if (!si)
-			continue;
+	cs_for_each_swap_device(type, si) {
 		spin_lock(&si->lock);
 		spin_unlock(&si->lock);
 	}
