@@ -12,8 +12,9 @@
 #
 # The mirror is read from this machine's apt configuration; nothing is added to
 # the host's apt sources. A root is rebuilt only when it is missing or when its
-# recipe changes (the stamp holds the recipe's hash: this script, the target's
-# suite and kernel packages).
+# recipe changes: the stamp holds the hash of what goes into it (the suite,
+# the package lists, the steps' version below), so that editing comments or
+# adding a target does not rebuild the others.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/targets.sh"
@@ -23,16 +24,17 @@ kernel_packages=$(target_kernel_packages "$target")
 
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 root=$cache/roots/$target
-recipe=$( { cat "$0"; echo "$suite $kernel_packages"; } | sha256sum | cut -c1-16)
+# The kernel comes in the second step, from the security suite too.
+packages=gcc,make,libc6-dev,dkms,kmod,initramfs-tools
+packages=$packages,util-linux,procps,busybox-static,zstd,cpio,xz-utils,e2fsprogs,openssl
+# Bump when the steps below change what a root holds.
+steps=2
+recipe=$(echo "$suite|$packages|$kernel_packages|$steps" | sha256sum | cut -c1-16)
 stamp=$root/.clusterswap-recipe
 
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$recipe" ]; then
 	exit 0
 fi
-
-# The kernel comes in the second step, from the security suite too.
-packages=gcc,make,libc6-dev,dkms,kmod,initramfs-tools
-packages=$packages,util-linux,procps,busybox-static,zstd,cpio,xz-utils,e2fsprogs,openssl
 
 mirror=$("$here/mirror.sh" debian)
 security=$("$here/mirror.sh" debian-security)
