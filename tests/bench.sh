@@ -1,86 +1,129 @@
 #!/bin/bash
-# make bench: the stock allocator against clusterswap, on the same VM and the
-# same workload, in one run.  Boots Debian 13's stock 6.12 kernel in QEMU once
-# per configuration below, loads the module, and runs the page verifier
-# through zram in a memory cgroup, alternating enabled=0 and enabled=1, with
-# BENCH_ROUNDS (default 3) runs of each.  Prints every run's raw figures, then
-# per configuration the medians and the clusterswap/stock ratios:
-#   wall   seconds for the whole workload (lower is better)
-#   sys    the cgroup's system CPU time: the kernel work of swapping,
-#          direct reclaim included, which is where si->lock is contended
-#   MiB/s  pages written and verified per second of wall time
-# Every run verifies every page; a bad page stops the benchmark.
+# make bench: the true stock kernel against clusterswap, on the same VM and the
+# same workloads, in one run.  Boots Debian 13's stock 6.12 kernel in QEMU once
+# per vCPU count; in each boot every workload runs BENCH_ROUNDS rounds of the
+# three arms in turn (tests/bench/guest.sh): unloaded (the module not
+# loaded), off (loaded, enabled=0), on (enabled=1).
+#
+#   verifier  threads (one per vCPU) write, swap and verify pages through zram
+#             in a memory cgroup
+#   pageout   one process per vCPU: mmap, fill, MADV_PAGEOUT, touch back
+#             (verified), munmap, on a brd RAM disk (no compression: the
+#             allocator's own cost)
+#   stressng  Debian's stress-ng --pageswap --verify, bogo ops per second
+#   single    one thread, sequential: the no-regression guard
+#
+# Environment: BENCH_ROUNDS (default 7), BENCH_SMP (default "1 2 4 8"),
+# BENCH_REPORT_ONLY=1 (the report and plot again from the last run's logs),
+# BENCH_WORKLOADS (default "verifier pageout stressng single"; stressng and
+# single run only at -smp 2, the series is verifier and pageout).
+# Reports system microseconds per page swapped out and pages out per second,
+# per arm median [min, max], and on/unloaded, off/unloaded as ratios of
+# medians with bootstrap 95% intervals (tests/bench/report.py); every run's
+# raw figures go to build/bench/runs.tsv, and build/bench/sys_us_per_page.svg
+# plots the series (gnuplot).  Every run verifies its pages; a bad page stops
+# the benchmark.
 #
 # The guest runs on TCG (software emulation: see tests/vm/run-vm.sh), so the
-# absolute figures are far below real hardware.  Only the ratios, taken in the
-# same boot on the same workload, mean anything; the -smp 8 guest on a 2-core
-# host also exaggerates lock contention (preempted lock holders).
+# absolute figures are far below real hardware; only ratios taken in the same
+# boot on the same workload mean anything.  A guest with more vCPUs than the
+# host's 2 cores exaggerates lock contention (preempted lock holders).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 export CLUSTERSWAP_CACHE=$cache
-rounds=${BENCH_ROUNDS:-3}
+rounds=${BENCH_ROUNDS:-7}
+smps=${BENCH_SMP:-1 2 4 8}
+workloads=${BENCH_WORKLOADS:-verifier pageout stressng single}
+out=$top/build/bench
 [ "$(id -u)" = 0 ] || { echo "make bench: run as root (debootstrap, chroot, QEMU)"; exit 1; }
+t0=$(date +%s)
 
-# CPUs threads MiB-per-thread passes memcg-high-MiB
-configs=(
-	"2 4 256 3 96"
-	"8 8 96 2 48"
-)
-
+# BENCH_REPORT_ONLY=1: the report and plot again, from build/bench/smp*.log.
+[ "${BENCH_REPORT_ONLY:-0}" = 1 ] && { [ -n "$(ls "$out"/smp*.log 2>/dev/null)" ] ||
+	{ echo "bench: no build/bench/smp*.log to report"; exit 1; }; }
+if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
 "$top/tests/vm/mkroot.sh" trixie
+"$top/tests/vm/root-warm.sh" trixie
 root=$cache/roots/trixie
 kver=$(ls "$root/lib/modules" | sort -V | tail -n 1)
+if ! [ -x "$root/usr/bin/stress-ng" ]; then
+	echo "bench: installing stress-ng into the trixie root"
+	mount -t proc proc "$root/proc"
+	DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq --no-install-recommends \
+		stress-ng >/dev/null || { umount -l "$root/proc"; echo "bench: cannot install stress-ng"; exit 1; }
+	chroot "$root" apt-get clean
+	umount -l "$root/proc"
+fi
+command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	--no-install-recommends gnuplot-nox >/dev/null || echo "bench: no gnuplot: no plot"
+
 job=$cache/jobs/bench
 rm -rf "$job"
 mkdir -p "$job/bin"
-echo "bench: building clusterswap.ko and the verifier for $kver"
+echo "bench: building clusterswap.ko and the workloads for $kver"
 ko=$("$top/tests/vm/build.sh" trixie "$kver" | tail -n 1)
 cp "$ko" "$job/clusterswap.ko"
 rm -rf "$root/tmp/cs-bench"
 mkdir -p "$root/tmp/cs-bench"
-cp "$top/tests/guest/programs/verifier.c" "$root/tmp/cs-bench/"
-chroot "$root" gcc -O2 -static -pthread -o /tmp/cs-bench/verifier /tmp/cs-bench/verifier.c
-cp "$root/tmp/cs-bench/verifier" "$job/bin/"
+cp "$top/tests/guest/programs/verifier.c" "$top/tests/guest/programs/pageout.c" "$root/tmp/cs-bench/"
+for p in verifier pageout; do
+	chroot "$root" gcc -O2 -static -pthread -o /tmp/cs-bench/$p /tmp/cs-bench/$p.c
+	cp "$root/tmp/cs-bench/$p" "$job/bin/"
+done
 cp "$top/tests/guest/lib.sh" "$job/"
 cp "$top/tests/bench/guest.sh" "$job/run.sh"
 
-summary=$job/summary
-: >"$summary"
-for c in "${configs[@]}"; do
-	read -r smp threads mib passes high <<<"$c"
+rm -rf "$out"
+mkdir -p "$out"
+for smp in $smps; do
+	w=
+	for x in $workloads; do
+		case $x in
+		stressng | single) [ "$smp" = 2 ] && w="$w $x" ;;
+		*) w="$w $x" ;;
+		esac
+	done
+	[ -n "$w" ] || continue
 	cat >"$job/bench.conf" <<CONF
-THREADS=$threads
-MIB=$mib
-PASSES=$passes
-MEMCG_MIB=$high
-ZRAM=2G
+WORKLOADS="$w"
 ROUNDS=$rounds
+MEMCG_MIB=96
+VERIFIER_MIB=384
+SINGLE_MIB=192
+PAGEOUT_MIB=128
+PAGEOUT_LOOPS=3
+STRESS_SECONDS=15
 CONF
 	echo
-	echo "bench: -smp $smp, $threads threads x $mib MiB x $passes passes, memcg high ${high} MiB, $rounds rounds of each"
-	VM_SMP=$smp "$top/tests/vm/run-vm.sh" trixie "$kver" "$job" 1800 ||
+	echo "bench: -smp $smp:$w, $rounds rounds of unloaded, off, on"
+	VM_SMP=$smp "$top/tests/vm/run-vm.sh" trixie "$kver" "$job" 7200 ||
 		{ echo "bench: the guest did not finish"; exit 1; }
-	cat "$job/out/console.log"
+	cp "$job/out/console.log" "$out/smp$smp.log"
+	cat "$out/smp$smp.log"
 	[ "$(cat "$job/out/rc")" = 0 ] || { echo "bench: failed in the guest"; exit 1; }
-	awk -v smp=$smp -v t=$threads -v mib=$((threads * mib * passes)) '
-		function median(a, n,   i, j, x) {
-			for (i = 2; i <= n; i++)
-				for (j = i; j > 1 && a[j - 1] > a[j]; j--) { x = a[j]; a[j] = a[j - 1]; a[j - 1] = x }
-			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
-		}
-		$1 == "run" && $2 == "stock" { sw[++ns] = $4; ss[ns] = $5 }
-		$1 == "run" && $2 == "clusterswap" { cw[++nc] = $4; cx[nc] = $5; ca += $7; cl += $8 }
-		END {
-			w0 = median(sw, ns); s0 = median(ss, ns); w1 = median(cw, nc); s1 = median(cx, nc)
-			printf "| -smp %d, %d threads | %.1f s | %.1f s | %.2f | %.1f s | %.1f s | %.2f | %.1f | %.1f | %.2f | %.1f |\n",
-				smp, t, w0, w1, w1 / w0, s0, s1, s1 / s0, mib / w0, mib / w1, w0 / w1,
-				ca ? cl * 1000 / ca : 0
-		}' "$job/out/console.log" >>"$summary"
 done
+fi
 
 echo
-echo "bench: $kver, medians of $rounds runs each, stock and clusterswap alternating in one boot"
-echo "| configuration | wall stock | wall clusterswap | ratio | sys stock | sys clusterswap | ratio | MiB/s stock | MiB/s clusterswap | ratio | si->lock holds per 1000 allocations, clusterswap (by allocations and frees) |"
-echo "|---|---|---|---|---|---|---|---|---|---|---|"
-cat "$summary"
+echo "bench: ${kver:-the last run}, TCG on $(nproc) host cores; arms interleaved in each boot"
+python3 "$top/tests/bench/report.py" "$out" "$out"/smp*.log | tee "$out/report.txt"
+if command -v gnuplot >/dev/null; then
+	blocks=$(grep -c '^# ' "$out/sys_us_per_page.dat")
+	gnuplot <<PLOT && echo "plot: $out/sys_us_per_page.svg"
+set terminal svg size 900,$((360 * blocks)) dynamic
+set output "$out/sys_us_per_page.svg"
+set multiplot layout $blocks,1
+set xlabel "vCPUs"
+set ylabel "system us per page swapped out"
+set key top left
+set logscale x 2
+$(i=0; grep '^# ' "$out/sys_us_per_page.dat" | while read -r _ name _; do
+	echo "set title \"${name%:} (median of $rounds runs)\""
+	echo "plot '$out/sys_us_per_page.dat' index $i using 1:2 with linespoints title 'unloaded', '' index $i using 1:3 with linespoints title 'off', '' index $i using 1:4 with linespoints title 'on'"
+	i=$((i + 1))
+done)
+unset multiplot
+PLOT
+fi
+echo "took $(( $(date +%s) - t0 ))s"

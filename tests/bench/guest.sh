@@ -1,11 +1,16 @@
-# make bench, inside the guest: the same swap workload, alternately with the
-# stock allocator (enabled=0) and with clusterswap (enabled=1), ROUNDS times
-# each, on one zram device in a memory cgroup.  One line per run:
-#   run MODE ROUND wall_s sys_s user_s allocs si_lock
-# MODE is stock or clusterswap; sys_s and user_s are the cgroup's CPU time
-# (cpu.stat), which includes the direct reclaim that allocates swap slots;
-# allocs and si_lock are the module's own counters (clusterswap runs only).
-# Every run verifies every page it wrote; a bad page stops the benchmark.
+# make bench, inside the guest: each workload of bench.conf, ROUNDS rounds,
+# each round the three arms in turn:
+#   unloaded  the module not loaded: the true stock kernel
+#   off       loaded, enabled=0: every call passes the ftrace trampoline
+#   on        enabled=1: clusterswap allocates
+# The module is loaded and unloaded between runs, with nothing swapping.
+# One line per run:
+#   run WORKLOAD ARM ROUND wall_s sys_us pswpout pswpin allocs si_lock ops
+# sys_us is the workload cgroup's system CPU time (cpu.stat), which includes
+# the direct reclaim that allocates swap slots; pswpout and pswpin are
+# /proc/vmstat deltas; allocs and si_lock are the module's counters (arm on);
+# ops is the workload's own figure (stress-ng bogo ops), else 0.  Every run
+# verifies the data it swapped: a bad page stops the benchmark (exit 1).
 . /job/lib.sh
 . /job/bench.conf
 
@@ -13,30 +18,112 @@ cpu_usec() {
 	sed -n "s/^$2 //p" "$CG/$1/cpu.stat"
 }
 
-zram_swap 0 "$ZRAM"
-cs_load
+arm() {
+	case $1 in
+	unloaded) [ -e "$CS" ] && { rmmod clusterswap || exit 1; } ;;
+	off) [ -e "$CS" ] || cs_load; cs_set 0 ;;
+	on) [ -e "$CS" ] || cs_load; cs_set 1 ;;
+	esac
+	return 0
+}
+
+# device WORKLOAD: the swap device the workload uses, alone.
+device() {
+	swapoff -a
+	case $1 in
+	pageout)
+		# brd: a RAM disk without compression, to measure the allocator.
+		# Not rotational (as zram), so that the allocator serves it.
+		[ -b /dev/ram0 ] || modprobe brd rd_nr=1 rd_size=$((1024 * 1024)) || exit 1
+		echo 0 >/sys/block/ram0/queue/rotational
+		mkswap /dev/ram0 >/dev/null && swapon /dev/ram0 || exit 1
+		;;
+	*)
+		if ! grep -q '^/dev/zram0 ' /proc/swaps; then
+			[ -e /sys/block/zram0 ] || modprobe zram num_devices=1 || exit 1
+			echo 1 >/sys/block/zram0/reset
+			echo 2G >/sys/block/zram0/disksize
+			mkswap /dev/zram0 >/dev/null && swapon /dev/zram0 || exit 1
+		fi
+		;;
+	esac
+}
+
+# workload NAME SEED: run it in the bench memcg; prints its ops figure.
+workload() {
+	n=$(nproc)
+	case $1 in
+	verifier)
+		t=$n
+		in_memcg bench $BIN/verifier -t "$t" -m $((VERIFIER_MIB / t)) -p 2 -s "$2" >/tmp/w.log 2>&1
+		;;
+	single)
+		in_memcg bench $BIN/verifier -t 1 -m "$SINGLE_MIB" -p 2 -s "$2" >/tmp/w.log 2>&1
+		;;
+	pageout)
+		# N processes, each: mmap, fill, MADV_PAGEOUT, touch back
+		# (verified), munmap; PAGEOUT_LOOPS times.
+		: >/tmp/w.log
+		pids=
+		for p in $(seq 1 "$n"); do
+			in_memcg bench sh -c "for i in \$(seq 1 $PAGEOUT_LOOPS); do
+				$BIN/pageout -m $((PAGEOUT_MIB / n)) -s \$((${2}00 + $p * 10 + i)) || exit 1; done" >>/tmp/w.log 2>&1 &
+			pids="$pids $!"
+		done
+		rc=0
+		for p in $pids; do wait "$p" || rc=1; done
+		return $rc
+		;;
+	stressng)
+		in_memcg bench stress-ng --pageswap "$n" --timeout "${STRESS_SECONDS}s" --verify \
+			--metrics-brief >/tmp/w.log 2>&1 || return 1
+		# "stressng: ... pageswap  OPS  REAL USR SYS  BOGO/s(real) ..."
+		ops=$(awk '$0 ~ /pageswap/ && $(NF - 1) ~ /^[0-9.]+$/ {print $5}' /tmp/w.log | tail -n 1)
+		echo "${ops:-0}" >/tmp/w.ops
+		return 0
+		;;
+	esac
+}
+
 memcg bench "$MEMCG_MIB"
-echo "config smp=$(nproc) threads=$THREADS mib=$MIB passes=$PASSES memcg_high=${MEMCG_MIB}M zram=$ZRAM rounds=$ROUNDS"
+echo "config smp=$(nproc) workloads=$WORKLOADS rounds=$ROUNDS memcg_high=${MEMCG_MIB}M"
 seed=1
-for round in $(seq 1 "$ROUNDS"); do
-	for mode in stock clusterswap; do
-		if [ $mode = stock ]; then cs_set 0; else cs_set 1; fi
-		sys0=$(cpu_usec bench system_usec); user0=$(cpu_usec bench user_usec)
-		a0=$(cs_stat alloc.order0); l0=$(( $(cs_stat si_lock.alloc) + $(cs_stat si_lock.free) ))
-		t0=$(date +%s.%N)
-		in_memcg bench $BIN/verifier -t "$THREADS" -m "$MIB" -p "$PASSES" -s $seed >/tmp/v.log 2>&1
-		rc=$?
-		t1=$(date +%s.%N)
-		[ $rc = 0 ] || { cat /tmp/v.log; echo "bench: the verifier failed (exit $rc) in $mode round $round"; exit 1; }
-		a=$(( $(cs_stat alloc.order0) - a0 ))
-		l=$(( $(cs_stat si_lock.alloc) + $(cs_stat si_lock.free) - l0 ))
-		sys=$(( $(cpu_usec bench system_usec) - sys0 )); user=$(( $(cpu_usec bench user_usec) - user0 ))
-		echo "$t0 $t1 $sys $user" | awk -v m=$mode -v r=$round -v a=$a -v l=$l \
-			'{ printf "run %s %d %.2f %.2f %.2f %d %d\n", m, r, $2 - $1, $3 / 1e6, $4 / 1e6, a, l }'
-		seed=$((seed + 1))
+for w in $WORKLOADS; do
+	device "$w"
+	for round in $(seq 1 "$ROUNDS"); do
+		for a in unloaded off on; do
+			arm "$a"
+			echo 0 >/tmp/w.ops
+			sys0=$(cpu_usec bench system_usec)
+			out0=$(vmstat pswpout); in0=$(vmstat pswpin)
+			a0=0; l0=0
+			if [ "$a" = on ]; then
+				a0=$(cs_stat alloc.total); l0=$(( $(cs_stat si_lock.alloc) + $(cs_stat si_lock.free) ))
+			fi
+			t0=$(date +%s.%N)
+			workload "$w" $seed
+			rc=$?
+			t1=$(date +%s.%N)
+			if [ $rc != 0 ]; then
+				tail -n 5 /tmp/w.log
+				echo "bench: $w failed (exit $rc) in arm $a round $round: a bad page or a setup error"
+				exit 1
+			fi
+			al=0; ll=0
+			if [ "$a" = on ]; then
+				al=$(( $(cs_stat alloc.total) - a0 ))
+				ll=$(( $(cs_stat si_lock.alloc) + $(cs_stat si_lock.free) - l0 ))
+			fi
+			echo "$t0 $t1" | awk -v w=$w -v a=$a -v r=$round \
+				-v s=$(( $(cpu_usec bench system_usec) - sys0 )) \
+				-v o=$(( $(vmstat pswpout) - out0 )) -v i=$(( $(vmstat pswpin) - in0 )) \
+				-v al=$al -v ll=$ll -v ops="$(cat /tmp/w.ops)" \
+				'{ printf "run %s %s %d %.3f %d %d %d %d %d %s\n", w, a, r, $2 - $1, s, o, i, al, ll, ops }'
+			seed=$((seed + 1))
+		done
 	done
 done
-cs_set 0
+arm off
 check=$(cat "$CSD/check")
 echo "check $check"
 [ "$check" = ok ] || exit 1

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""make bench's report: per workload and vCPU count, each arm's figures and
+the ratios of on and off to unloaded, with bootstrap 95% intervals.
+
+  report.py OUTDIR RAW...     RAW: the guests' console logs ("run ..." lines,
+                              one file per vCPU count, named smpN.log)
+
+Per run (guest.sh): wall_s sys_us pswpout pswpin allocs si_lock ops.  Derived:
+  sys_us_per_page   system microseconds per page swapped out (lower is better)
+  pages_per_s       pages swapped out per second of wall time (higher is better)
+  ops_per_s         the workload's own rate, where it has one (stress-ng)
+Per arm: the median, min and max.  Per ratio (on/unloaded, off/unloaded):
+the ratio of the medians with a percentile bootstrap 95% interval (runs
+resampled within each arm, 4000 times, fixed seed: no network, no numpy).
+An interval that contains 1.0 reads "no difference".  Writes OUTDIR/runs.tsv
+(every run), OUTDIR/summary.tsv, and OUTDIR/sys_us_per_page.dat for the plot.
+"""
+import os
+import random
+import re
+import statistics
+import sys
+
+ARMS = ("unloaded", "off", "on")
+# metric: (key, better) where better is "lower" or "higher"
+METRICS = (("sys_us_per_page", "lower"), ("pages_per_s", "higher"), ("ops_per_s", "higher"))
+
+
+def parse(paths):
+    runs = []
+    for path in paths:
+        smp = int(re.search(r"smp(\d+)", os.path.basename(path)).group(1))
+        with open(path) as f:
+            for line in f:
+                p = line.split()
+                if len(p) != 11 or p[0] != "run":
+                    continue
+                wall, sys_us, out, inn = float(p[4]), int(p[5]), int(p[6]), int(p[7])
+                r = {"smp": smp, "workload": p[1], "arm": p[2], "round": int(p[3]),
+                     "wall_s": wall, "sys_us": sys_us, "pswpout": out, "pswpin": inn,
+                     "allocs": int(p[8]), "si_lock": int(p[9]), "ops": float(p[10])}
+                r["sys_us_per_page"] = sys_us / out if out else None
+                r["pages_per_s"] = out / wall if wall else None
+                r["ops_per_s"] = r["ops"] / wall if r["ops"] and wall else None
+                runs.append(r)
+    return runs
+
+
+def bootstrap_ratio(num, den, rng, n=4000):
+    """Percentile 95% interval of median(num)/median(den)."""
+    ratios = []
+    for _ in range(n):
+        a = statistics.median(rng.choices(num, k=len(num)))
+        b = statistics.median(rng.choices(den, k=len(den)))
+        if b:
+            ratios.append(a / b)
+    ratios.sort()
+    return ratios[int(0.025 * len(ratios))], ratios[int(0.975 * len(ratios)) - 1]
+
+
+def verdict(lo, hi, better):
+    if lo <= 1.0 <= hi:
+        return "no difference"
+    faster = hi < 1.0 if better == "lower" else lo > 1.0
+    return "better" if faster else "worse"
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__.strip().splitlines()[2], file=sys.stderr)
+        return 2
+    outdir = sys.argv[1]
+    runs = parse(sys.argv[2:])
+    if not runs:
+        print("report: no runs found", file=sys.stderr)
+        return 1
+    os.makedirs(outdir, exist_ok=True)
+    rng = random.Random(20261123)
+    keys = ("smp", "workload", "arm", "round", "wall_s", "sys_us", "pswpout", "pswpin",
+            "allocs", "si_lock", "ops", "sys_us_per_page", "pages_per_s")
+    with open(os.path.join(outdir, "runs.tsv"), "w") as f:
+        f.write("\t".join(keys) + "\n")
+        for r in runs:
+            f.write("\t".join("" if r[k] is None else (f"{r[k]:.3f}" if isinstance(r[k], float) else str(r[k]))
+                              for k in keys) + "\n")
+
+    groups = sorted({(r["workload"], r["smp"]) for r in runs})
+    summary = []
+    print("Raw runs (every one): " + os.path.join(outdir, "runs.tsv"))
+    for w, smp in groups:
+        sel = [r for r in runs if r["workload"] == w and r["smp"] == smp]
+        print(f"\n{w} at -smp {smp} ({len(sel) // 3} rounds):")
+        print("| arm | sys us/page: median [min, max] | pages/s out: median [min, max] | ops/s | si->lock per 1000 allocations |")
+        print("|---|---|---|---|---|")
+        per_arm = {}
+        for a in ARMS:
+            ar = [r for r in sel if r["arm"] == a]
+            per_arm[a] = ar
+            if not ar:
+                continue
+            cells = []
+            for m, _ in METRICS:
+                v = [r[m] for r in ar if r[m] is not None]
+                cells.append(f"{statistics.median(v):.2f} [{min(v):.2f}, {max(v):.2f}]" if v else "-")
+            allocs = sum(r["allocs"] for r in ar)
+            lock = f"{sum(r['si_lock'] for r in ar) * 1000 / allocs:.1f}" if allocs else "-"
+            print(f"| {a} | {cells[0]} | {cells[1]} | {cells[2]} | {lock} |")
+        for a in ("on", "off"):
+            for m, better in METRICS:
+                num = [r[m] for r in per_arm.get(a, []) if r[m] is not None]
+                den = [r[m] for r in per_arm.get("unloaded", []) if r[m] is not None]
+                if len(num) < 2 or len(den) < 2:
+                    continue
+                ratio = statistics.median(num) / statistics.median(den)
+                lo, hi = bootstrap_ratio(num, den, rng)
+                v = verdict(lo, hi, better)
+                print(f"  {a}/unloaded {m}: {ratio:.3f} (95% CI {lo:.3f}-{hi:.3f}; {better} is better): {v}")
+                summary.append((w, smp, a, m, ratio, lo, hi, v))
+    with open(os.path.join(outdir, "summary.tsv"), "w") as f:
+        f.write("workload\tsmp\tratio\tmetric\tvalue\tci_low\tci_high\tverdict\n")
+        for w, smp, a, m, ratio, lo, hi, v in summary:
+            f.write(f"{w}\t{smp}\t{a}/unloaded\t{m}\t{ratio:.4f}\t{lo:.4f}\t{hi:.4f}\t{v}\n")
+    # Plot data: per workload, vCPUs, then each arm's median sys us per page.
+    with open(os.path.join(outdir, "sys_us_per_page.dat"), "w") as f:
+        for w in sorted({g[0] for g in groups}):
+            f.write(f"# {w}: smp unloaded off on\n")
+            for smp in sorted({g[1] for g in groups if g[0] == w}):
+                vals = []
+                for a in ARMS:
+                    v = [r["sys_us_per_page"] for r in runs if r["workload"] == w and r["smp"] == smp
+                         and r["arm"] == a and r["sys_us_per_page"] is not None]
+                    vals.append(f"{statistics.median(v):.3f}" if v else "NaN")
+                f.write(f"{smp} {' '.join(vals)}\n")
+            f.write("\n\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
