@@ -24,11 +24,14 @@ test_idle_swap_cache_is_reclaimed_when_short() {
 	r0=$(cs_stat reclaim.idle_cache)
 	fail0=$(awk '$1 == "fail" {print $2}' "$CG/idle/memory.swap.events")
 	in_memcg idle $BIN/verifier -t 2 -m 80 -p 3 -s 142
-	verifier_ok $? "with idle swap cache taking the room"
+	rc=$?
+	# Printed first, so that a failure shows whether reclaim ran at all.
+	cs_stats_note reclaim.idle_cache freed.stock_final_free device_full alloc.stock_fallback
+	note "zram0 $(swap_used /dev/zram0) KiB in use; memory.swap.events: $(tr '\n' ' ' <"$CG/idle/memory.swap.events")"
+	verifier_ok $rc "with idle swap cache taking the room"
 	reclaimed=$(( $(cs_stat reclaim.idle_cache) - r0 ))
 	refused=$(( $(awk '$1 == "fail" {print $2}' "$CG/idle/memory.swap.events") - fail0 ))
 	note "zram0 peaked full; the allocator freed $reclaimed idle swap cache slots; memory.swap.events fail +$refused"
-	cs_stats_note reclaim.idle_cache freed.stock_final_free device_full alloc.stock_fallback
 	[ "$reclaimed" -gt 0 ] || fail "the allocator freed no idle swap cache"
 	[ "$(cat $CS/stats/idle_reclaimed)" = "$(cs_stat reclaim.idle_cache)" ] ||
 		fail "sysfs idle_reclaimed $(cat $CS/stats/idle_reclaimed), debugfs $(cs_stat reclaim.idle_cache)"
