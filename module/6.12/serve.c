@@ -114,12 +114,14 @@ static void cs_release_devices(bool leaving)
 		if (!leaving) {
 			cs_release_device(si);
 		} else if (!(si->flags & SWP_WRITEOK)) {
-			if (cs_swap_device_attached(si) && si->cluster_info) {
+			bool fence = cs_swap_device_attached(si) && si->cluster_info;
+			unsigned long credit;
+
+			if (fence)
 				cs_fence_device(si);
-				trace_swapoff_fence(si->type, cs_release_device(si));
-			} else {
-				cs_release_device(si);
-			}
+			credit = cs_release_device(si);
+			if (fence)
+				trace_swapoff_fence(si->type, credit);
 		}
 		spin_unlock(&si->lock);
 	}

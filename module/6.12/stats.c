@@ -151,31 +151,20 @@ static ssize_t name##_show(struct kobject *kobj,			\
 }									\
 static struct kobj_attribute cs_stat_attr_##name = __ATTR_RO(name)
 
-static unsigned long cs_sum_allocs(void)
-{
-	unsigned long n = 0;
-	int o;
+/* A per-order counter summed over CPUs and orders (large_fail[0] stays 0). */
+#define cs_sum_orders(field) ({					\
+	unsigned long __total = 0;				\
+	int __o;						\
+	for (__o = 0; __o < SWAP_NR_ORDERS; __o++)		\
+		__total += cs_sum(field[__o]);			\
+	__total;						\
+})
 
-	for (o = 0; o < SWAP_NR_ORDERS; o++)
-		n += cs_sum(alloc[o]);
-	return n;
-}
-
-static unsigned long cs_sum_large_fail(void)
-{
-	unsigned long n = 0;
-	int o;
-
-	for (o = 1; o < SWAP_NR_ORDERS; o++)
-		n += cs_sum(large_fail[o]);
-	return n;
-}
-
-CS_SYSFS_STAT(alloc, cs_sum_allocs());				/* alloc.total */
+CS_SYSFS_STAT(alloc, cs_sum_orders(alloc));			/* alloc.total */
 CS_SYSFS_STAT(alloc_fast, cs_sum(fast));			/* alloc.fast */
 CS_SYSFS_STAT(alloc_slow, cs_sum(slow));			/* alloc.slow */
 CS_SYSFS_STAT(stock_fallback, cs_sum(stock_fallback));		/* alloc.stock_fallback */
-CS_SYSFS_STAT(large_fallback, cs_sum_large_fail());		/* large_fallback.order* */
+CS_SYSFS_STAT(large_fallback, cs_sum_orders(large_fail));	/* large_fallback.order* */
 CS_SYSFS_STAT(freed, cs_sum(freed));				/* freed */
 CS_SYSFS_STAT(stock_final_free, cs_sum(stock_final_free));	/* freed.stock_final_free */
 CS_SYSFS_STAT(zswap_invalidate, cs_sum(zswap_invalidate));	/* zswap_invalidate */
