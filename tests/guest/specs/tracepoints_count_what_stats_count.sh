@@ -9,32 +9,20 @@ TIMEOUT_tracepoints_count_what_stats_count=240
 NEEDS_tracepoints_count_what_stats_count=allocator
 T=/sys/kernel/tracing
 
-# stats_quiet: wait until list_moves and freed stop moving (up to 10 s).
-stats_quiet() {
+# quiet STAT...: wait until those debugfs stats stop moving (the same two
+# readings 1 s apart, up to 10 s).
+quiet() {
 	_prev=
 	_i=0
 	while [ $_i -lt 10 ]; do
-		_now="$(cs_stat list_moves) $(cs_stat freed)"
+		_now=
+		for _k in "$@"; do _now="$_now $(cs_stat "$_k")"; done
 		[ "$_now" = "$_prev" ] && return 0
 		_prev=$_now
 		sleep 1
 		_i=$((_i + 1))
 	done
-	fail "the counters kept moving with nothing swapping"
-}
-
-# calls_quiet HOOK: wait until calls.HOOK stops moving (up to 10 s).
-calls_quiet() {
-	_prev=
-	_i=0
-	while [ $_i -lt 10 ]; do
-		_now=$(cs_stat "calls.$1")
-		[ "$_now" = "$_prev" ] && return 0
-		_prev=$_now
-		sleep 1
-		_i=$((_i + 1))
-	done
-	fail "calls.$1 kept moving"
+	fail "$* kept moving"
 }
 
 large_fallbacks() {
@@ -57,7 +45,7 @@ test_tracepoints_count_what_stats_count() {
 	echo 16384 >$T/buffer_size_kb
 	echo 1 >$T/events/clusterswap/enable || fail "cannot enable the clusterswap events"
 	memcg trace 64
-	stats_quiet
+	quiet list_moves freed
 	moves0=$(cs_stat list_moves); fb0=$(cs_stat alloc.stock_fallback); lf0=$(large_fallbacks)
 	echo 1 >$T/tracing_on
 	cs_set 1
@@ -81,10 +69,10 @@ test_tracepoints_count_what_stats_count() {
 	# disable_swap_slots_cache_lock(), which swapoff calls too: were it to
 	# run during the swapoff, the device would be fenced twice (harmless,
 	# two events).  Let it finish first.
-	calls_quiet disable_swap_slots_cache_lock
+	quiet calls.disable_swap_slots_cache_lock
 	swapoff /dev/zram0 || fail "swapoff with the events on"
 	wait_for "$CSD/devices/zram0" absent
-	stats_quiet
+	quiet list_moves freed
 	echo 0 >$T/tracing_on
 	moves=$(( $(cs_stat list_moves) - moves0 ))
 	fb=$(( $(cs_stat alloc.stock_fallback) - fb0 ))
