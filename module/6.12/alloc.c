@@ -180,6 +180,8 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
 	lockdep_assert_held(&si->lock);
 	if (order >= CS_PMD_ORDER) {
 		ci = cs_first_cluster(&si->free_clusters);
+		if (!ci)
+			cs_reclaim_want(si);
 		return ci ? cs_take_locked(pcp, si, ci, order, CS_TAKE_FREE, false) : 0;
 	}
 
@@ -198,6 +200,9 @@ static unsigned long cs_pick_cluster(struct cs_pcp *pcp, struct swap_info_struct
 		found = cs_take_locked(pcp, si, ci, order, CS_TAKE_FREE, true);
 		if (found)
 			return found;
+	} else {
+		/* Drained: the entry point scans for idle swap cache. */
+		cs_reclaim_want(si);
 	}
 	/* One turn of frag, rotating it as stock does. */
 	n = si->frag_cluster_nr[order];
@@ -809,9 +814,10 @@ static unsigned long cs_alloc_served(int order, bool *stock, enum cs_stock_why *
  * An order-0 allocation that finds no room on the devices the module serves
  * frees idle swap cache there and tries once more (6.12/reclaim.c), before
  * it gives up or, where stock code may have room the module does not serve,
- * asks stock code.
- * Context: process context (reclaim, shmem writeout); does not sleep unless
- * it hands the call to stock code.
+ * asks stock code.  Devices the slow path found short get their quick idle
+ * swap cache scan on the way out, as stock's cluster_alloc_swap_entry() does.
+ * Context: process context (reclaim, shmem writeout); may sleep, as stock's
+ * scans of full clusters do (cond_resched()).
  * Return: the first swap entry of the folio's range, or 0.
  * Upstream counterpart: folio_alloc_swap().
  */
@@ -837,6 +843,7 @@ swp_entry_t cs_folio_alloc_swap(struct folio *folio)
 		entry.val = cs_alloc_served(order, &stock, &why);
 	if (!entry.val && stock)
 		entry.val = cs_alloc_stock(order, why);
+	cs_reclaim_wanted_devices();
 charge:
 	/*
 	 * As folio_alloc_swap(), also without a slot: the memcg counts that as

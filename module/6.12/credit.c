@@ -222,8 +222,11 @@ void cs_mark_full(struct swap_info_struct *si)
 		return;
 	}
 	/*
-	 * Stock's swap_range_alloc() schedules its reclaim worker here when
-	 * swap is half full.  The module instead frees idle swap cache itself,
-	 * on the allocation that finds no room (6.12/reclaim.c).
+	 * As swap_range_alloc(): stock's worker frees the idle swap cache of
+	 * every full cluster.  Needed even though allocations free it too:
+	 * with nr_swap_pages at 0, vmscan stops trying to swap, so no
+	 * allocation comes (6.12/reclaim.c).
 	 */
+	if (cs_vm_swap_full())
+		schedule_work(&si->reclaim_work);
 }

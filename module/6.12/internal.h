@@ -149,6 +149,9 @@ void cs_mark_full(struct swap_info_struct *si);
 void cs_unmark_full(struct swap_info_struct *si);
 
 /* 6.12/reclaim.c */
+bool cs_vm_swap_full(void);
+void cs_reclaim_want(struct swap_info_struct *si);
+void cs_reclaim_wanted_devices(void);
 unsigned long cs_reclaim_idle_cache(void);
 
 /* 6.12/clusters.c */

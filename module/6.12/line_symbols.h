@@ -20,3 +20,4 @@
 	CS_SYM___del_from_avail_list,
 	CS_SYM_swap_avail_heads,
 	CS_SYM___try_to_reclaim_swap,
+	CS_SYM_total_swap_pages,

@@ -21,6 +21,7 @@ const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST] = {
 	[CS_SYM___del_from_avail_list - CS_SYM_LINE_FIRST] = "__del_from_avail_list",
 	[CS_SYM_swap_avail_heads - CS_SYM_LINE_FIRST] = "swap_avail_heads",
 	[CS_SYM___try_to_reclaim_swap - CS_SYM_LINE_FIRST] = "__try_to_reclaim_swap",
+	[CS_SYM_total_swap_pages - CS_SYM_LINE_FIRST] = "total_swap_pages",
 };
 
 /*

@@ -1,10 +1,11 @@
 # Idle swap cache (slots held by the swap cache alone: a parent swapped its
 # pages in while a forked child still held them, then the child exited) fills
 # 24 of zram0's 64 MiB.  A memcg load then needs more swap than is left: with
-# the module on, the allocation that finds no room frees idle swap cache
-# itself (reclaim.idle_cache, also in sysfs) and goes on, so the load is never
-# refused swap and runs to its end.  Every page verifies, the parent's too,
-# and the check reads ok.
+# the module on, the allocator frees idle swap cache itself once swap is half
+# full and a device's free clusters are gone, or when an allocation finds no
+# room (reclaim.idle_cache, also in sysfs), so the load is never refused swap
+# and runs to its end.  Every page verifies, the parent's too, and the check
+# reads ok.
 TIMEOUT_idle_swap_cache_is_reclaimed_when_short=300
 NEEDS_idle_swap_cache_is_reclaimed_when_short=allocator
 test_idle_swap_cache_is_reclaimed_when_short() {
@@ -31,7 +32,7 @@ test_idle_swap_cache_is_reclaimed_when_short() {
 	verifier_ok $rc "with idle swap cache taking the room"
 	reclaimed=$(( $(cs_stat reclaim.idle_cache) - r0 ))
 	refused=$(( $(awk '$1 == "fail" {print $2}' "$CG/idle/memory.swap.events") - fail0 ))
-	note "zram0 peaked full; the allocator freed $reclaimed idle swap cache slots; memory.swap.events fail +$refused"
+	note "the allocator freed $reclaimed idle swap cache slots; memory.swap.events fail +$refused"
 	[ "$reclaimed" -gt 0 ] || fail "the allocator freed no idle swap cache"
 	[ "$(cat $CS/stats/idle_reclaimed)" = "$(cs_stat reclaim.idle_cache)" ] ||
 		fail "sysfs idle_reclaimed $(cat $CS/stats/idle_reclaimed), debugfs $(cs_stat reclaim.idle_cache)"
