@@ -61,9 +61,9 @@ say "The same workload, clusterswap (echo 1 > $CS/enabled)"
 echo 1 >$CS/enabled
 ours=$(workload 2)
 echo "clusterswap: $ours MiB/s"
-echo "ratio clusterswap/stock: $(echo "$ours $stock" | awk '{printf "%.2f", $1 / $2}')"
-echo "(2 emulated CPUs: si->lock is barely contended here, so expect a ratio near 1;"
-echo " the gain grows with cores: see make bench)"
+echo "(one run each, under emulation, the first one cold: an illustration that"
+echo " both allocators swap the same data, not a speed comparison; for speed, with"
+echo " rounds, spreads and intervals: make bench)"
 
 say "cat $CSD/devices/0/summary"
 cat $CSD/devices/0/summary
