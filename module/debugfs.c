@@ -59,6 +59,26 @@ static int percpu_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(percpu);
 
+/*
+ * What the module's state costs in memory.  It allocates nothing per device:
+ * the allocator keeps its state in the kernel's own swap structures (lists,
+ * counts, swap_map), and only a CPU's position, credit and counters are its
+ * own.  The code and static data are /sys/module/clusterswap/coresize.
+ */
+static int memory_show(struct seq_file *m, void *v)
+{
+	size_t hooks = sizeof(cs_hook_calls_pcp) + sizeof(cs_hooks_inflight);
+	size_t line = cs_line_percpu_bytes();
+
+	seq_printf(m, "per_cpu_bytes %zu\n", line + hooks);
+	seq_printf(m, "per_cpu.allocator %zu\n", line);
+	seq_printf(m, "per_cpu.hook_counters %zu\n", hooks);
+	seq_printf(m, "all_cpus_bytes %zu\n", (line + hooks) * num_possible_cpus());
+	seq_puts(m, "per_device_bytes 0\n");
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(memory);
+
 static int check_show(struct seq_file *m, void *v)
 {
 	unsigned int type, problems = 0;
@@ -143,6 +163,7 @@ void cs_debugfs_init(void)
 	debugfs_create_file("stats", 0444, cs_debugfs_root, NULL, &stats_fops);
 	debugfs_create_file("check", 0444, cs_debugfs_root, NULL, &check_fops);
 	debugfs_create_file("percpu", 0444, cs_debugfs_root, NULL, &percpu_fops);
+	debugfs_create_file("memory", 0444, cs_debugfs_root, NULL, &memory_fops);
 	cs_devices_dir = debugfs_create_dir("devices", cs_debugfs_root);
 	cs_debugfs_sync_devices();
 }

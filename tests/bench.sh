@@ -14,7 +14,10 @@
 #   single    one thread, sequential: the no-regression guard
 #
 # Environment: BENCH_ROUNDS (default 7), BENCH_SMP (default "1 2 4 8"),
+# BENCH_QUICK=1 (3 rounds at -smp 2: a look, not a result),
 # BENCH_REPORT_ONLY=1 (the report and plot again from the last run's logs),
+# BENCH_PROFILE=1 (after the rounds, a perf profile of each workload,
+# unloaded and on, printed as "profile" lines; not counted in the figures),
 # BENCH_WORKLOADS (default "verifier pageout stressng single"; stressng and
 # single run only at -smp 2, the series is verifier and pageout).
 # Reports system microseconds per page swapped out and pages out per second,
@@ -34,6 +37,11 @@ cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 export CLUSTERSWAP_CACHE=$cache
 rounds=${BENCH_ROUNDS:-7}
 smps=${BENCH_SMP:-1 2 4 8}
+# BENCH_QUICK=1: a short run, 3 rounds at -smp 2 (unless set otherwise).
+if [ "${BENCH_QUICK:-0}" = 1 ]; then
+	rounds=${BENCH_ROUNDS:-3}
+	smps=${BENCH_SMP:-2}
+fi
 workloads=${BENCH_WORKLOADS:-verifier pageout stressng single}
 out=$top/build/bench
 [ "$(id -u)" = 0 ] || { echo "make bench: run as root (debootstrap, chroot, QEMU)"; exit 1; }
@@ -47,11 +55,12 @@ if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
 "$top/tests/vm/root-warm.sh" trixie
 root=$cache/roots/trixie
 kver=$(ls "$root/lib/modules" | sort -V | tail -n 1)
-if ! [ -x "$root/usr/bin/stress-ng" ]; then
-	echo "bench: installing stress-ng into the trixie root"
+if ! [ -x "$root/usr/bin/stress-ng" ] || ! [ -e "$root/usr/bin/perf" ]; then
+	echo "bench: installing stress-ng and perf into the trixie root"
 	mount -t proc proc "$root/proc"
 	DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq --no-install-recommends \
-		stress-ng >/dev/null || { umount -l "$root/proc"; echo "bench: cannot install stress-ng"; exit 1; }
+		stress-ng linux-perf >/dev/null ||
+		{ umount -l "$root/proc"; echo "bench: cannot install stress-ng and linux-perf"; exit 1; }
 	chroot "$root" apt-get clean
 	umount -l "$root/proc"
 fi
@@ -94,6 +103,7 @@ SINGLE_MIB=192
 PAGEOUT_MIB=128
 PAGEOUT_LOOPS=3
 STRESS_SECONDS=15
+PROFILE=${BENCH_PROFILE:-0}
 CONF
 	echo
 	echo "bench: -smp $smp:$w, $rounds rounds of unloaded, off, on"

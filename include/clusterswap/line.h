@@ -35,6 +35,9 @@ void cs_line_exit(void);
 void cs_line_show_stats(struct seq_file *m);
 void cs_line_show_percpu(struct seq_file *m);
 
+/* Bytes of the line's per-CPU data (allocator state and counters). */
+size_t cs_line_percpu_bytes(void);
+
 /* The counters' group for /sys/kernel/clusterswap/stats/, or NULL. */
 const struct attribute_group *cs_line_sysfs_stats(void);
 

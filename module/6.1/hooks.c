@@ -129,6 +129,11 @@ long cs_line_credit(unsigned int type)
 	return 0;
 }
 
+size_t cs_line_percpu_bytes(void)
+{
+	return 0;
+}
+
 bool cs_line_cluster_held(struct swap_info_struct *si, unsigned long idx)
 {
 	return false;

@@ -401,10 +401,10 @@ static bool cs_refill_credit(struct cs_pcp *pcp, int order)
 	cs_count(lock_alloc);
 	cs_settle_cpu(si, pcp, order);
 	ok = cs_credit_refill(si, pcp, 1U << order);
+	if (!ok)
+		cs_settle_cursor(si, &pcp->next[order]);
 	spin_unlock(&si->lock);
 	cs_kcall_put_device(si);
-	if (!ok)
-		pcp->next[order] = 0;
 	return ok;
 }
 

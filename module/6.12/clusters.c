@@ -200,6 +200,31 @@ void cs_sweep_full(struct swap_info_struct *si)
 	}
 }
 
+/*
+ * Clear @word, a CPU's packed position on some device, if it is on @si, and
+ * return its cluster.  @slots_per_unit: 1 for a word that holds a cluster
+ * index, CS_SWAPFILE_CLUSTER for one that holds a slot (a cursor).
+ * Return: the cluster, or NULL if the word is not on @si, another CPU
+ * cleared it first, or it lies beyond the device (stale: swapped off and on).
+ */
+static struct swap_cluster_info *cs_clear_word(struct swap_info_struct *si,
+					       unsigned long *word,
+					       unsigned int slots_per_unit)
+{
+	unsigned long v = READ_ONCE(*word), pos;
+	unsigned int type;
+
+	lockdep_assert_held(&si->lock);
+	if (!cs_unpack(v, &type, &pos) || type != si->type)
+		return NULL;
+	if (cmpxchg(word, v, 0) != v)
+		return NULL;
+	pos /= slots_per_unit;
+	if (!si->cluster_info || pos >= DIV_ROUND_UP(si->max, CS_SWAPFILE_CLUSTER))
+		return NULL;
+	return si->cluster_info + pos;
+}
+
 /**
  * cs_settle_held() - Relist a cluster a CPU filled or set aside.
  * @si: the device the caller has locked.
@@ -213,22 +238,73 @@ void cs_sweep_full(struct swap_info_struct *si)
  */
 void cs_settle_held(struct swap_info_struct *si, unsigned long *held)
 {
-	unsigned long v = READ_ONCE(*held), idx;
-	struct swap_cluster_info *ci;
-	unsigned int type;
+	struct swap_cluster_info *ci = cs_clear_word(si, held, 1);
 
-	lockdep_assert_held(&si->lock);
-	if (!cs_unpack(v, &type, &idx) || type != si->type)
+	if (!ci)
 		return;
-	if (cmpxchg(held, v, 0) != v)
-		return;
-	if (!si->cluster_info || idx >= DIV_ROUND_UP(si->max, CS_SWAPFILE_CLUSTER))
-		return;
-	ci = si->cluster_info + idx;
 	spin_lock(&ci->lock);
 	if (ci->flags & (CLUSTER_FLAG_NONFULL | CLUSTER_FLAG_FRAG))
 		cs_relist(si, ci);
 	spin_unlock(&ci->lock);
+}
+
+/**
+ * cs_settle_cursor() - Clear a CPU's cursor, if it is on @si, and free its
+ * cluster if the cluster emptied while the CPU kept it (cs_free_keeps()).
+ * @si: the device the caller has locked.
+ * @cursor: a cs_pcp.next[] word, of any CPU.
+ *
+ * The word is cleared before the cluster lock is taken: a free that takes
+ * the lock later sees no cursor and frees the cluster itself.
+ * Context: si->lock held.
+ */
+void cs_settle_cursor(struct swap_info_struct *si, unsigned long *cursor)
+{
+	struct swap_cluster_info *ci = cs_clear_word(si, cursor, CS_SWAPFILE_CLUSTER);
+
+	if (!ci)
+		return;
+	spin_lock(&ci->lock);
+	if (!ci->count && (ci->flags & (CLUSTER_FLAG_NONFULL | CLUSTER_FLAG_FRAG)))
+		cs_relist(si, ci);
+	spin_unlock(&ci->lock);
+}
+
+/**
+ * cs_free_keeps() - Whether a cluster that a free just emptied stays where
+ * it is, as this CPU's cluster, instead of going to the free list.
+ * @si: the device.
+ * @ci: the cluster, empty, locked by the caller.
+ *
+ * A task that swaps a page out and frees its slot again before the next
+ * (stress-ng's pageswap: page out, swap in, unmap) empties this CPU's cluster
+ * at every free.  Sent to the free list, the cluster would cost one si->lock
+ * hold there and one more at the next allocation, which finds this CPU
+ * without a cluster.  Kept, both stay on the cluster lock.  Not on devices
+ * that discard: their empty clusters are discarded on the way to the free
+ * list, as stock does.  Every place that clears a cursor under si->lock frees
+ * an empty cluster it leaves (cs_settle_cursor()).
+ *
+ * This CPU's cursor does not change while the cluster lock is held: the
+ * allocation paths that write it run on this CPU under cs_pcp.lock
+ * (preemption off), and other CPUs clear it only through cs_settle_cursor(),
+ * which takes this lock after the clear.  (On PREEMPT_RT a preempted
+ * allocation could drop the cursor after this read: the cluster then waits
+ * on frag, empty, where the slow path's frag scan takes it again.)
+ * Context: ci->lock held.
+ */
+bool cs_free_keeps(struct swap_info_struct *si, struct swap_cluster_info *ci)
+{
+	unsigned long v, pos;
+	unsigned int type;
+
+	lockdep_assert_held(&ci->lock);
+	if ((si->flags & SWP_PAGE_DISCARD) ||
+	    !(ci->flags & (CLUSTER_FLAG_NONFULL | CLUSTER_FLAG_FRAG)))
+		return false;
+	v = READ_ONCE(raw_cpu_ptr(&cs_pcp)->next[ci->order]);
+	return cs_unpack(v, &type, &pos) && type == si->type &&
+	       pos / CS_SWAPFILE_CLUSTER == cs_cluster_index(si, ci);
 }
 
 /**
@@ -248,18 +324,20 @@ void cs_settle_cpu(struct swap_info_struct *si, struct cs_pcp *pcp, int order)
 }
 
 /**
- * cs_held_by_a_cpu() - Whether a CPU holds cluster @idx of @si as filled or spare.
+ * cs_held_by_a_cpu() - Whether a CPU holds cluster @idx of @si as filled,
+ * spare or its cursor's.
  * @si: the device.
  * @idx: cluster index.
  *
  * For the consistency check: a filled cluster may sit on nonfull or frag
- * with a full count, a spare one on frag with a count of 0, until that CPU
- * (or a swapoff or switch-off) settles it.
+ * with a full count, a spare one or a cursor's (cs_free_keeps()) on frag with
+ * a count of 0, until that CPU (or a swapoff or switch-off) settles it.
  * Context: si->lock held (settling needs it, so the answer holds).
  */
 bool cs_held_by_a_cpu(struct swap_info_struct *si, unsigned long idx)
 {
-	unsigned long v = cs_pack(si->type, idx);
+	unsigned long v = cs_pack(si->type, idx), pos;
+	unsigned int type;
 	int cpu, o, i;
 
 	lockdep_assert_held(&si->lock);
@@ -268,6 +346,9 @@ bool cs_held_by_a_cpu(struct swap_info_struct *si, unsigned long idx)
 
 		for (o = 0; o < SWAP_NR_ORDERS; o++) {
 			if (READ_ONCE(pcp->spare[o]) == v)
+				return true;
+			if (cs_unpack(READ_ONCE(pcp->next[o]), &type, &pos) &&
+			    type == si->type && pos / CS_SWAPFILE_CLUSTER == idx)
 				return true;
 			for (i = 0; i < CS_HELD; i++)
 				if (READ_ONCE(pcp->filled[o][i]) == v)

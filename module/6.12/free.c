@@ -79,13 +79,16 @@ static void cs_release_slots(struct swap_info_struct *si, struct swap_cluster_in
 
 /*
  * Whether a cluster that just had slots freed must change lists: empty ->
- * free; full or frag with CS_RELIST_FREE slots free -> nonfull
- * (dec_cluster_info_page() moves at the first free; see internal.h).
+ * free, unless it is this CPU's cluster (cs_free_keeps()); full or frag with
+ * CS_RELIST_FREE slots free -> nonfull (dec_cluster_info_page() moves at the
+ * first free; see internal.h).
  */
-static bool cs_freed_needs_relist(struct swap_cluster_info *ci)
+static bool cs_freed_needs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci)
 {
-	return !ci->count || ((ci->flags & (CLUSTER_FLAG_FULL | CLUSTER_FLAG_FRAG)) &&
-			      CS_SWAPFILE_CLUSTER - ci->count >= CS_RELIST_FREE);
+	if (!ci->count)
+		return !cs_free_keeps(si, ci);
+	return (ci->flags & (CLUSTER_FLAG_FULL | CLUSTER_FLAG_FRAG)) &&
+	       CS_SWAPFILE_CLUSTER - ci->count >= CS_RELIST_FREE;
 }
 
 /**
@@ -104,7 +107,7 @@ static void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluste
 				 unsigned long offset, unsigned int nr)
 {
 	cs_release_slots(si, ci, offset, nr);
-	if (cs_freed_needs_relist(ci)) {
+	if (cs_freed_needs_relist(si, ci)) {
 		if (cs_trylock_si_under_ci(si, ci)) {
 			cs_relist(si, ci);
 			spin_unlock(&si->lock);
@@ -294,7 +297,7 @@ void cs_swap_entry_range_free(struct swap_info_struct *si, swp_entry_t entry,
 	}
 	cs_release_slots(si, ci, offset, nr);
 	cs_count(stock_final_free);
-	if (cs_freed_needs_relist(ci))
+	if (cs_freed_needs_relist(si, ci))
 		cs_relist(si, ci);
 	spin_unlock(&ci->lock);
 	/* As swap_range_free(): these slots were counted in inuse_pages. */

@@ -11,8 +11,9 @@
  *    done).  A cluster without a flag may be off every list while the
  *    discard worker holds it.  An order-0 cluster a CPU filled on the fast
  *    path may sit on nonfull or frag, full (one of a higher order goes to
- *    full as it fills), and a CPU's spare cluster on frag, empty, until that
- *    CPU moves them (internal.h);
+ *    full as it fills), and a CPU's spare cluster or its cursor's cluster
+ *    on frag, empty, until that CPU moves them (internal.h,
+ *    cs_free_keeps());
  *  - frag_cluster_nr[o] is the length of frag[o].
  */
 #include <linux/swap.h>

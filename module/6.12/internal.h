@@ -164,6 +164,8 @@ void cs_rotate_full(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_sweep_full(struct swap_info_struct *si);
 void cs_settle_held(struct swap_info_struct *si, unsigned long *held);
 void cs_settle_cpu(struct swap_info_struct *si, struct cs_pcp *pcp, int order);
+void cs_settle_cursor(struct swap_info_struct *si, unsigned long *cursor);
+bool cs_free_keeps(struct swap_info_struct *si, struct swap_cluster_info *ci);
 bool cs_held_by_a_cpu(struct swap_info_struct *si, unsigned long idx);
 bool cs_cluster_in_use(struct swap_info_struct *si, unsigned long idx, int order);
 void cs_take_free_cluster(struct swap_info_struct *si, struct swap_cluster_info *ci, int order);

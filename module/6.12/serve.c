@@ -51,8 +51,7 @@ noinline void cs_kcall_put_device(struct swap_info_struct *si)
  */
 static unsigned long cs_release_device(struct swap_info_struct *si)
 {
-	unsigned long v, pos, credit = 0;
-	unsigned int type;
+	unsigned long credit = 0;
 	int cpu, o;
 
 	lockdep_assert_held(&si->lock);
@@ -62,9 +61,7 @@ static unsigned long cs_release_device(struct swap_info_struct *si)
 		for (o = 0; o < SWAP_NR_ORDERS; o++) {
 			cs_settle_cpu(si, pcp, o);
 			cs_settle_held(si, &pcp->spare[o]);
-			v = READ_ONCE(pcp->next[o]);
-			if (cs_unpack(v, &type, &pos) && type == si->type)
-				cmpxchg(&pcp->next[o], v, 0);
+			cs_settle_cursor(si, &pcp->next[o]);
 		}
 	}
 	if (cs_swap_device_attached(si)) {

@@ -127,8 +127,13 @@ long cs_line_credit(unsigned int type)
 	return sum;
 }
 
+size_t cs_line_percpu_bytes(void)
+{
+	return sizeof(struct cs_pcp) + sizeof(struct cs_stats);
+}
+
 /**
- * cs_line_cluster_held() - Whether a CPU holds cluster @idx as filled or spare.
+ * cs_line_cluster_held() - Whether a CPU holds cluster @idx (filled, spare, cursor).
  * @si: the device.
  * @idx: cluster index.
  */

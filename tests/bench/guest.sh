@@ -123,7 +123,31 @@ for w in $WORKLOADS; do
 		done
 	done
 done
+# PROFILE=1: after the measured rounds, one more run of each workload,
+# unloaded and on, under perf record (cpu-clock, every CPU): the kernel
+# symbols that take the time, so that a difference can be traced to code.
+# Not counted in the figures above: perf itself costs time.
+if [ "${PROFILE:-0}" = 1 ]; then
+	for w in $WORKLOADS; do
+		device "$w"
+		for a in unloaded on; do
+			arm "$a"
+			perf record -q -a -e cpu-clock -F 2000 -o /tmp/perf.data >/tmp/perf.log 2>&1 &
+			perf=$!
+			sleep 2
+			workload "$w" $seed || { echo "bench: $w failed under perf"; exit 1; }
+			kill -INT $perf
+			wait $perf || { echo "bench: perf record failed: $(tail -n 3 /tmp/perf.log)"; exit 1; }
+			echo "profile $w $a: kernel symbols over 0.5% of samples"
+			perf report -q -i /tmp/perf.data --stdio --sort sym --percent-limit 0.5 2>/dev/null |
+				grep -v '^$' | head -n 40 | sed "s/^/profile $w $a |/"
+			seed=$((seed + 1))
+		done
+	done
+fi
 arm off
+# What the module costs in memory (issue: printed by the bench).
+echo "memory $(tr '\n' ' ' <"$CSD/memory")coresize $(cat /sys/module/clusterswap/coresize) cpus $(nproc)"
 check=$(cat "$CSD/check")
 echo "check $check"
 [ "$check" = ok ] || exit 1

@@ -70,7 +70,8 @@ def main():
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
     outdir = sys.argv[1]
-    runs = parse(sys.argv[2:])
+    paths = sys.argv[2:]
+    runs = parse(paths)
     if not runs:
         print("report: no runs found", file=sys.stderr)
         return 1
@@ -132,6 +133,20 @@ def main():
                     vals.append(f"{statistics.median(v):.3f}" if v else "NaN")
                 f.write(f"{smp} {' '.join(vals)}\n")
             f.write("\n\n")
+    # The module's memory, as the guest's debugfs "memory" file and
+    # /sys/module/clusterswap/coresize gave it.
+    for path in paths:
+        with open(path) as f:
+            mem = [line.split(None, 1)[1].strip() for line in f if line.startswith("memory ")]
+        if mem:
+            print(f"\nMemory ({os.path.basename(path)}): {mem[-1]}")
+    # BENCH_PROFILE=1: the guest's perf reports, as they came.
+    for path in paths:
+        with open(path) as f:
+            prof = [line.rstrip("\n") for line in f if line.startswith("profile ")]
+        if prof:
+            print(f"\nProfiles from {os.path.basename(path)} (one run each, not in the figures):")
+            print("\n".join(prof))
     return 0
 
 

@@ -2,7 +2,7 @@
 /*
  * pageout: MADV_PAGEOUT a known region, prove it left memory, read it back.
  *
- *   pageout [-m MIB] [-s SEED] [-a] [-w SECONDS]
+ *   pageout [-m MIB] [-s SEED] [-a] [-w SECONDS] [-1]
  *
  * Fills MIB MiB of private anonymous memory with a per-page pattern, asks the
  * kernel to page it out with madvise(MADV_PAGEOUT), counts with mincore() the
@@ -12,6 +12,10 @@
  * resident (swap too small: those got no slot).
  * Exit status: 0 when at least 99% of the pages left memory (any number with
  * -a) and every page verified; 1 otherwise; 2 on a setup error.
+ * With -1 it works one page at a time: page out page p, check with mincore()
+ * that it left, read it back (on zram the swap-in frees its slot at once),
+ * then page p + 1: the swap slot of each page is freed before the next one
+ * is taken.  Every page is verified again at the end.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -31,23 +35,41 @@ static uint64_t word(uint64_t seed, size_t page, size_t i)
 	return (seed * 0x9e3779b97f4a7c15ULL) ^ (page << 20) ^ (i * 0xff51afd7ed558ccdULL);
 }
 
+/* 0 if page @p holds its pattern; else prints the first bad word (once). */
+static int page_bad(const uint64_t *mem, uint64_t seed, size_t p, size_t *bad)
+{
+	for (size_t i = 0; i < PAGE / 8; i++) {
+		uint64_t want = word(seed, p, i), got = mem[p * PAGE / 8 + i];
+
+		if (got == want)
+			continue;
+		if (!*bad)
+			printf("pageout: first bad page %zu word %zu expected %#llx found %#llx\n",
+			       p, i, (unsigned long long)want, (unsigned long long)got);
+		(*bad)++;
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	size_t mib = 32, npages, resident = 0, bad = 0;
 	uint64_t seed = 7;
 	unsigned char *vec;
 	uint64_t *mem;
-	int opt, any_resident = 0;
+	int opt, any_resident = 0, one = 0;
 	unsigned int wait_s = 0;
 
-	while ((opt = getopt(argc, argv, "m:s:aw:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:s:aw:1")) != -1) {
 		switch (opt) {
 		case 'm': mib = strtoul(optarg, NULL, 0); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'a': any_resident = 1; break;
 		case 'w': wait_s = strtoul(optarg, NULL, 0); break;
+		case '1': one = 1; break;
 		default:
-			fprintf(stderr, "usage: pageout [-m MiB] [-s seed] [-a] [-w seconds]\n");
+			fprintf(stderr, "usage: pageout [-m MiB] [-s seed] [-a] [-w seconds] [-1]\n");
 			return 2;
 		}
 	}
@@ -64,16 +86,29 @@ int main(int argc, char **argv)
 		for (size_t i = 0; i < PAGE / 8; i++)
 			mem[p * PAGE / 8 + i] = word(seed, p, i);
 
-	if (madvise(mem, npages * PAGE, MADV_PAGEOUT)) {
-		perror("pageout: madvise(MADV_PAGEOUT)");
-		return 2;
+	if (one) {
+		for (size_t p = 0; p < npages; p++) {
+			unsigned char *page = (unsigned char *)mem + p * PAGE;
+
+			if (madvise(page, PAGE, MADV_PAGEOUT) || mincore(page, PAGE, vec + p)) {
+				perror("pageout: madvise(MADV_PAGEOUT) or mincore of one page");
+				return 2;
+			}
+			resident += vec[p] & 1;
+			page_bad(mem, seed, p, &bad);
+		}
+	} else {
+		if (madvise(mem, npages * PAGE, MADV_PAGEOUT)) {
+			perror("pageout: madvise(MADV_PAGEOUT)");
+			return 2;
+		}
+		if (mincore(mem, npages * PAGE, vec)) {
+			perror("pageout: mincore");
+			return 2;
+		}
+		for (size_t p = 0; p < npages; p++)
+			resident += vec[p] & 1;
 	}
-	if (mincore(mem, npages * PAGE, vec)) {
-		perror("pageout: mincore");
-		return 2;
-	}
-	for (size_t p = 0; p < npages; p++)
-		resident += vec[p] & 1;
 	if (wait_s) {
 		printf("pageout: paged out, %zu of %zu pages resident; waiting %us\n",
 		       resident, npages, wait_s);
@@ -81,19 +116,8 @@ int main(int argc, char **argv)
 		sleep(wait_s);
 	}
 
-	for (size_t p = 0; p < npages; p++) {
-		for (size_t i = 0; i < PAGE / 8; i++) {
-			uint64_t want = word(seed, p, i), got = mem[p * PAGE / 8 + i];
-
-			if (got == want)
-				continue;
-			if (!bad)
-				printf("pageout: first bad page %zu word %zu expected %#llx found %#llx\n",
-				       p, i, (unsigned long long)want, (unsigned long long)got);
-			bad++;
-			break;
-		}
-	}
+	for (size_t p = 0; p < npages; p++)
+		page_bad(mem, seed, p, &bad);
 	printf("pageout: pages=%zu resident_after_pageout=%zu bad_pages=%zu\n",
 	       npages, resident, bad);
 	if (!any_resident && resident * 100 > npages) {

@@ -90,7 +90,15 @@ test_top_shows_what_debugfs_shows() {
 	memcg top 64
 	in_memcg top $BIN/verifier -t 2 -m 192 -d 25 -s 95 &
 	pid=$!
-	sleep 8
+	# Sample once the load both swaps out and frees (its first swap-ins):
+	# a fixed wait is too short on a debug kernel.
+	f0=$(cs_stat freed)
+	i=0
+	while [ "$(cs_stat freed)" = "$f0" ] && kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do
+		sleep 0.5
+		i=$((i + 1))
+	done
+	[ "$(cs_stat freed)" != "$f0" ] || fail "the load freed no slot in $((i / 2)) s"
 	$TOP --once -d 3 >/tmp/top.txt 2>&1 || fail "clusterswap-top --once under load: $(cat /tmp/top.txt)"
 	wait $pid
 	verifier_ok $? "while clusterswap-top watched"
