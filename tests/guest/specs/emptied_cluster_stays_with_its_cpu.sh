@@ -19,10 +19,10 @@ test_emptied_cluster_stays_with_its_cpu() {
 	lf=$(( $(cs_stat si_lock.free) - lf0 ))
 	note "one page at a time: $a order-0 allocations; si->lock taken $la times by allocations, $lf by frees"
 	[ "$a" -ge 4000 ] || fail "only $a of 4096 pages got a slot from the module"
-	cs_check_ok "with this CPU's cluster emptied by the last free"
+	cs_check_ok "emptying this CPU's cluster one free at a time"
 	[ $(( (la + lf) * 1000 )) -le $((50 * a)) ] ||
 		fail "si->lock taken $((la + lf)) times for $a allocations (over 50 per 1000)"
 	cs_set 0
-	cs_check_ok "after the hand-back"
+	cs_check_ok "the hand-back"
 	cs_unload
 }
