@@ -318,6 +318,13 @@ out:
  * sends each slot that reaches 0 to free_swap_slot() (cs_free_swap_slot()),
  * then reclaims cache-only slots as the batch would: same result, no
  * si->lock.
+ *
+ * Last entry first: each call that leaves its slot to the swap cache alone
+ * tries to reclaim the folio, and __try_to_reclaim_swap() checks the
+ * folio's slots from its first one and gives up at the first still mapped.
+ * Backwards, that is the folio's first slot until the call that frees it,
+ * which then reclaims the folio whole; forwards, a folio of n pages would
+ * cost n^2 / 2 byte reads under the page-table lock.
  * Context: under a page-table lock; never sleeps.
  */
 void cs_free_swap_and_cache_nr(swp_entry_t entry, int nr)
@@ -325,7 +332,7 @@ void cs_free_swap_and_cache_nr(swp_entry_t entry, int nr)
 	int i;
 
 	cs_hook_enter(CS_SYM_free_swap_and_cache_nr);
-	for (i = 0; i < nr; i++)
+	for (i = nr - 1; i >= 0; i--)
 		cs_sym_call2(CS_SYM_free_swap_and_cache_nr,
 			     swp_entry(swp_type(entry), swp_offset(entry) + i).val, 1);
 	cs_hook_exit();

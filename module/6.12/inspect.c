@@ -10,8 +10,8 @@
  *    (no flag; count 0 and every byte SWAP_MAP_BAD until the discard is
  *    done).  A cluster without a flag may be off every list while the
  *    discard worker holds it.  An order-0 cluster a CPU filled on the fast
- *    path may sit on nonfull or frag, full (one of a higher order goes to
- *    full as it fills), and a CPU's spare cluster or its cursor's cluster
+ *    path may sit on nonfull or frag, full (one of a higher order never:
+ *    it goes to full as it fills), and a CPU's spare cluster or its cursor's cluster
  *    on frag, empty, until that CPU moves them (internal.h,
  *    cs_free_keeps());
  *  - frag_cluster_nr[o] is the length of frag[o].
@@ -180,13 +180,14 @@ static unsigned long cs_check_cluster(struct cs_check *c, unsigned long idx, boo
 {
 	struct swap_cluster_info *ci = c->si->cluster_info + idx;
 	struct cs_cluster_bytes b;
-	unsigned int count;
+	unsigned int count, order;
 	u8 flags;
 
 	spin_lock(&ci->lock);
 	cs_count_cluster_bytes(c->si, idx, &b);
 	count = ci->count;
 	flags = ci->flags;
+	order = ci->order;
 	spin_unlock(&ci->lock);
 
 	if (!flags) {
@@ -208,6 +209,15 @@ static unsigned long cs_check_cluster(struct cs_check *c, unsigned long idx, boo
 	     (count > CS_SWAPFILE_CLUSTER ||
 	      ((!count || count == CS_SWAPFILE_CLUSTER) && !cs_line_cluster_held(c->si, idx)))))
 		cs_problem(c, "cluster %lu has flags %#x and count %u", idx, flags, count);
+	/*
+	 * Invariant 4 (module/README.md, section 7; D2): whatever fills a
+	 * cluster of an order above 0 moves it to full under the same ci->lock
+	 * hold, so none is ever seen full on nonfull or frag, held or not.
+	 */
+	if ((flags == CLUSTER_FLAG_NONFULL || flags == CLUSTER_FLAG_FRAG) && order &&
+	    count == CS_SWAPFILE_CLUSTER)
+		cs_problem(c, "cluster %lu of order %u is full on %s", idx, order,
+			   flags == CLUSTER_FLAG_FRAG ? "frag" : "nonfull");
 	return b.allocated;
 }
 

@@ -2,7 +2,7 @@
 /*
  * hibslots: allocate swap slots the way hibernation does, and free them.
  *
- *   hibslots [-n SLOTS]
+ *   hibslots [-n SLOTS] [-a]
  *
  * Opens /dev/snapshot for hibernating (the resume device, set in
  * /sys/power/resume, must be an active swap device) and asks for SLOTS swap
@@ -11,10 +11,14 @@
  * writer gets them.  No task is frozen and no device suspended.  Checks that
  * no slot is handed out twice, then frees them all (SNAPSHOT_FREE_SWAP_PAGES,
  * free_all_swap_pages()).  Prints the slots allocated and the time it took.
- * Exit status: 0 SLOTS distinct slots allocated and freed; 1 a slot handed
- * out twice or fewer slots than asked; 2 a setup error.
+ * With -a it asks until swap has no slot left (the allocation's ENOSPC),
+ * SLOTS at most, and any number of slots is enough.
+ * Exit status: 0 SLOTS distinct slots allocated and freed (with -a: distinct
+ * slots until ENOSPC); 1 a slot handed out twice, fewer slots than asked, or
+ * (-a) an error other than ENOSPC; 2 a setup error.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,13 +43,14 @@ int main(int argc, char **argv)
 	uint8_t *seen;
 	size_t bits = 1UL << 30;	/* slot offsets up to 4 TiB of swap */
 	double t0, t;
-	int opt, fd;
+	int opt, fd, until_full = 0, full = 0;
 
-	while ((opt = getopt(argc, argv, "n:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:a")) != -1) {
 		switch (opt) {
 		case 'n': n = strtoul(optarg, NULL, 0); break;
+		case 'a': until_full = 1; break;
 		default:
-			fprintf(stderr, "usage: hibslots [-n slots]\n");
+			fprintf(stderr, "usage: hibslots [-n slots] [-a]\n");
 			return 2;
 		}
 	}
@@ -62,7 +67,9 @@ int main(int argc, char **argv)
 		unsigned long slot;
 
 		if (ioctl(fd, SNAPSHOT_ALLOC_SWAP_PAGE, &off)) {
-			perror("hibslots: SNAPSHOT_ALLOC_SWAP_PAGE");
+			full = errno == ENOSPC;
+			if (!until_full || !full)
+				perror("hibslots: SNAPSHOT_ALLOC_SWAP_PAGE");
 			break;
 		}
 		slot = off / 4096;
@@ -81,7 +88,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	close(fd);
-	printf("hibslots: allocated %lu of %lu slots (%lld bytes of swap were free) in %.0f ms, %lu twice\n",
-	       got, n, (long long)avail, t * 1000, dup);
-	return got == n && !dup ? 0 : 1;
+	printf("hibslots: allocated %lu of %lu slots (%lld bytes of swap were free) in %.0f ms, %lu twice%s\n",
+	       got, n, (long long)avail, t * 1000, dup, full ? ", then no slot left" : "");
+	if (dup)
+		return 1;
+	return (until_full ? full || got == n : got == n) ? 0 : 1;
 }

@@ -2,7 +2,7 @@
 /*
  * pageout: MADV_PAGEOUT a known region, prove it left memory, read it back.
  *
- *   pageout [-m MIB] [-s SEED] [-a] [-w SECONDS] [-1]
+ *   pageout [-m MIB] [-s SEED] [-a] [-w SECONDS] [-1] [-H]
  *
  * Fills MIB MiB of private anonymous memory with a per-page pattern, asks the
  * kernel to page it out with madvise(MADV_PAGEOUT), counts with mincore() the
@@ -16,6 +16,9 @@
  * that it left, read it back (on zram the swap-in frees its slot at once),
  * then page p + 1: the swap slot of each page is freed before the next one
  * is taken.  Every page is verified again at the end.
+ * With -H the region is aligned to 2 MiB and transparent huge pages are not
+ * refused (default: MADV_NOHUGEPAGE), so that the per-size settings in
+ * /sys/kernel/mm/transparent_hugepage decide the folio size (64 KiB mTHP).
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -29,6 +32,7 @@
 #endif
 
 #define PAGE 4096UL
+#define ALIGN (2UL << 20)
 
 static uint64_t word(uint64_t seed, size_t page, size_t i)
 {
@@ -58,30 +62,34 @@ int main(int argc, char **argv)
 	uint64_t seed = 7;
 	unsigned char *vec;
 	uint64_t *mem;
-	int opt, any_resident = 0, one = 0;
+	int opt, any_resident = 0, one = 0, large = 0;
 	unsigned int wait_s = 0;
 
-	while ((opt = getopt(argc, argv, "m:s:aw:1")) != -1) {
+	while ((opt = getopt(argc, argv, "m:s:aw:1H")) != -1) {
 		switch (opt) {
 		case 'm': mib = strtoul(optarg, NULL, 0); break;
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'a': any_resident = 1; break;
 		case 'w': wait_s = strtoul(optarg, NULL, 0); break;
 		case '1': one = 1; break;
+		case 'H': large = 1; break;
 		default:
-			fprintf(stderr, "usage: pageout [-m MiB] [-s seed] [-a] [-w seconds] [-1]\n");
+			fprintf(stderr, "usage: pageout [-m MiB] [-s seed] [-a] [-w seconds] [-1] [-H]\n");
 			return 2;
 		}
 	}
 	npages = (mib << 20) / PAGE;
-	mem = mmap(NULL, npages * PAGE, PROT_READ | PROT_WRITE,
+	mem = mmap(NULL, npages * PAGE + (large ? ALIGN : 0), PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	vec = malloc(npages);
 	if (mem == MAP_FAILED || !vec) {
 		perror("pageout: setup");
 		return 2;
 	}
-	madvise(mem, npages * PAGE, MADV_NOHUGEPAGE);
+	if (large)
+		mem = (uint64_t *)(((uintptr_t)mem + ALIGN - 1) & ~(ALIGN - 1));
+	else
+		madvise(mem, npages * PAGE, MADV_NOHUGEPAGE);
 	for (size_t p = 0; p < npages; p++)
 		for (size_t i = 0; i < PAGE / 8; i++)
 			mem[p * PAGE / 8 + i] = word(seed, p, i);
