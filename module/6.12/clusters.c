@@ -179,6 +179,7 @@ void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci)
 /**
  * cs_sweep_full() - Relist full clusters that have room again.
  * @si: the device.
+ * @order: relist only clusters of this order; -1 for every order.
  *
  * Puts back on nonfull the full clusters that have had slots freed since
  * they filled (fewer than CS_RELIST_FREE, or they would have moved at the
@@ -186,18 +187,23 @@ void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci)
  * when the module hands the device back to stock code, which never allocates
  * from the full list.
  * Context: si->lock held.
+ * Return: the number of clusters relisted.
  */
-void cs_sweep_full(struct swap_info_struct *si)
+unsigned int cs_sweep_full(struct swap_info_struct *si, int order)
 {
 	struct swap_cluster_info *ci, *tmp;
+	unsigned int n = 0;
 
 	lockdep_assert_held(&si->lock);
 	list_for_each_entry_safe(ci, tmp, &si->full_clusters, list) {
 		spin_lock(&ci->lock);
-		if (ci->count < CS_SWAPFILE_CLUSTER)
+		if (ci->count < CS_SWAPFILE_CLUSTER && (order < 0 || ci->order == order)) {
 			cs_relist(si, ci);
+			n++;
+		}
 		spin_unlock(&ci->lock);
 	}
+	return n;
 }
 
 /*

@@ -161,7 +161,7 @@ void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_move_to_frag(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_rotate_frag(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_rotate_full(struct swap_info_struct *si, struct swap_cluster_info *ci);
-void cs_sweep_full(struct swap_info_struct *si);
+unsigned int cs_sweep_full(struct swap_info_struct *si, int order);
 void cs_settle_held(struct swap_info_struct *si, unsigned long *held);
 void cs_settle_cpu(struct swap_info_struct *si, struct cs_pcp *pcp, int order);
 void cs_settle_cursor(struct swap_info_struct *si, unsigned long *cursor);

@@ -73,7 +73,7 @@ static unsigned long cs_release_device(struct swap_info_struct *si)
 		 * (module/README.md, D3).
 		 */
 		if (si->cluster_info)
-			cs_sweep_full(si);
+			cs_sweep_full(si, -1);
 	} else {
 		/* Detached: inuse_pages is gone with it; drop stale credit. */
 		for_each_possible_cpu(cpu)

@@ -1,11 +1,18 @@
-# On a small zram device kept nearly full, 64 KiB folios find a slot range
-# with the module as often as with stock: rounds of writing, partly
-# discarding and paging out 60 MiB of 64 KiB folios beside 4 MiB of small
-# ones (mthpchurn), alternately stock and clusterswap, twice each, on a
-# fresh 40 MiB device each time (about 34 MiB of it in use after each
-# round).  The module's 64 KiB swpout_fallback over its two runs is at most
-# stock's plus 1% of its 64 KiB swap-outs; every kept page verifies each
-# round, and check reads ok.
+# On a swap device kept nearly full, 64 KiB folios find a slot range with
+# the module as often as with stock: mthpchurn keeps 32 MiB of 64 KiB-folio
+# memory and 4 MiB of small folios on a 38 MiB zram device and, for 12
+# rounds, leaves a quarter of it in swap, swaps a quarter in and rewrites
+# it, and replaces the rest with fresh 64 KiB folios or half-fresh ones,
+# paging everything out each round; alternately stock and clusterswap,
+# twice each, on a fresh device each time.  The module's 64 KiB
+# swpout_fallback over its two runs is at most stock's plus 0.2% of its
+# 64 KiB swap-outs, and its allocations take si->lock less often than
+# stock's must (once per large folio, once per 64 single pages: measured
+# 555 holds per 1000 allocations before single pages kept their cursor in
+# the higher-order clusters they borrow from); every page verifies, and
+# check reads ok.  Before a large folio's slow path looked at full clusters
+# with room (which stock would have had on nonfull), this measured 35
+# fallbacks against stock's 0.
 TIMEOUT_large_folios_fall_back_no_more_than_stock=600
 BOOT_large_folios_fall_back_no_more_than_stock=own
 NEEDS_large_folios_fall_back_no_more_than_stock=allocator
@@ -14,13 +21,14 @@ NEEDS_large_folios_fall_back_no_more_than_stock=allocator
 # ${1}_out and ${1}_fb.
 churn_run() {
 	swap_clear
-	zram_swap 0 40M
+	zram_swap 0 38M
 	o=$(thp_stat 64kB swpout)
 	f=$(thp_stat 64kB swpout_fallback)
 	$BIN/mthpchurn -r 12 -s "$2" >/tmp/churn.out || fail "mthpchurn ($1): $(tail -n 2 /tmp/churn.out)"
 	do=$(( $(thp_stat 64kB swpout) - o ))
 	df=$(( $(thp_stat 64kB swpout_fallback) - f ))
 	note "$1: 64kB swpout $do, swpout_fallback $df; $(tail -n 1 /tmp/churn.out)"
+	[ "$1" = stock ] || cs_stats_note alloc.total alloc.fast alloc.slow si_lock.alloc si_lock.free large_fallback.order4 credit.take credit.return device_full alloc.in_use_skipped list_moves reclaim.idle_cache alloc.stock_fallback
 	eval "${1}_out=\$(( \${${1}_out:-0} + do ))"
 	eval "${1}_fb=\$(( \${${1}_fb:-0} + df ))"
 }
@@ -42,7 +50,14 @@ test_large_folios_fall_back_no_more_than_stock() {
 	cs_stats_note alloc.order4 large_fallback.order4 alloc.slow
 	[ "$stock_out" -gt 0 ] && [ "$clusterswap_out" -gt 0 ] ||
 		fail "no 64 KiB folio swapped out whole (stock $stock_out, clusterswap $clusterswap_out)"
-	limit=$(( stock_fb + clusterswap_out / 100 ))
+	o0=$(cs_stat alloc.order0)
+	o4=$(cs_stat alloc.order4)
+	held=$(cs_stat si_lock.alloc)
+	floor=$(( o4 + o0 / 64 ))
+	note "si->lock holds by allocations: $held for $o0 single pages and $o4 64 KiB folios; stock 6.12 takes it at least $floor times for as many (once per large folio, once per 64 single pages)"
+	[ "$held" -le "$floor" ] ||
+		fail "the module took si->lock $held times for $o0 single pages and $o4 64 KiB folios, more than stock's $floor"
+	limit=$(( stock_fb + clusterswap_out / 500 ))
 	[ "$clusterswap_fb" -le "$limit" ] ||
 		fail "64 KiB fallbacks: clusterswap $clusterswap_fb of $((clusterswap_out + clusterswap_fb)), stock $stock_fb of $((stock_out + stock_fb)) (limit $limit)"
 	cs_unload
