@@ -16,6 +16,14 @@
 # against the Debian headers package of the booted kernel, which a kernel
 # built from source has not.
 #
+# tsc=unstable: under emulation the kernel's clocksource watchdog finds the
+# TSC skewed after a few minutes of a busy debug guest and switches clocks,
+# which patches code on every CPU; multi-threaded TCG loses such patching
+# (tests/README.md).  On 2026-11-24 a debug guest stopped dead twice, in
+# tests that passed when run again; the run that kept its console showed
+# "Marking TSC unstable due to clocksource watchdog" as the last kernel
+# line.  Decided at boot, the switch never happens.
+#
 # Not part of make check: the first kernel build takes about an hour on these
 # 2-core machines, and the debug kernel runs the tests several times slower.
 set -euo pipefail
@@ -49,7 +57,7 @@ while read -r line; do
 done < <(SUITE_KVER=$release SUITE_DEBUG=1 SUITE_TIME_SCALE=${SUITE_TIME_SCALE:-8} VM_MEM=3G \
 	VM_KERNEL=$CLUSTERSWAP_CACHE/debug-612/bzImage \
 	VM_INITRD=$("$top/tests/vm/initramfs.sh" trixie "$stock") \
-	VM_APPEND="zram.num_devices=4" \
+	VM_APPEND="zram.num_devices=4 tsc=unstable" \
 	"$top/tests/vm/suite.sh" trixie $tests 2>&1)
 for t in $tests; do
 	case $seen in
