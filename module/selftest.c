@@ -92,7 +92,7 @@ int cs_selftest(void)
 
 	cs_selftest_parse_switch(&t);
 	cs_selftest_gate(&t);
-	cs_line_selftest(&t);
+	cs_selftest_alloc(&t);
 	pr_info("selftest: %u passed, %u failed\n", t.passed, t.failed);
 	return t.failed ? -EINVAL : 0;
 }

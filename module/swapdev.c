@@ -4,6 +4,7 @@
  * private to mm/swapfile.c and resolved at load (symbols.c).
  */
 #include <linux/swap.h>
+#include <linux/percpu-refcount.h>
 
 #include <clusterswap/swapdev.h>
 #include <clusterswap/symbols.h>
@@ -58,4 +59,32 @@ bool cs_swap_device_attached(struct swap_info_struct *si)
 spinlock_t *cs_swap_avail_lock(void)
 {
 	return cs_sym_data(CS_SYM_swap_avail_lock);
+}
+
+/**
+ * cs_get_device() - Pin a device against swapoff, as get_swap_device() does.
+ * @si: the device.
+ *
+ * While pinned, swapoff cannot free swap_map or cluster_info (it waits for
+ * the reference after try_to_unuse()).
+ * Context: any; never sleeps.
+ * Return: false if the device is not in service.
+ */
+bool cs_get_device(struct swap_info_struct *si)
+{
+	if (!percpu_ref_tryget_live(&si->users))
+		return false;
+	/* Pairs with the smp_wmb() in enable_swap_info(), as get_swap_device(). */
+	smp_rmb();
+	return true;
+}
+
+/*
+ * percpu_ref_put() may call the ref's release function through its pointer
+ * (swap_users_ref_free, which the kernel calls the same way and which keeps
+ * its ENDBR): one of the two indirect calls the IBT check allows.
+ */
+noinline void cs_kcall_put_device(struct swap_info_struct *si)
+{
+	percpu_ref_put(&si->users);
 }

@@ -26,7 +26,7 @@
 #elif LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL == 1
 #define CS_KERNEL_LINE_61	1
 #define CS_KERNEL_LINE_NAME	"6.1"
-#define CS_LINE_HAS_ALLOCATOR	0	/* every call passes through to stock */
+#define CS_LINE_HAS_ALLOCATOR	1	/* the cluster allocator serves calls */
 #elif LINUX_VERSION_MAJOR > 6 || (LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL >= 14)
 #error "clusterswap: 6.14 and later have the cluster swap allocator already: not supported"
 #else

@@ -35,7 +35,7 @@ struct cs_selftest {
 #define CS_VISIBLE_IF_SELFTEST
 int cs_parse_switch(const char *buf, size_t count, bool *on);
 int cs_selftest(void);
-void cs_line_selftest(struct cs_selftest *t);
+void cs_selftest_alloc(struct cs_selftest *t);
 #else
 #define CS_VISIBLE_IF_SELFTEST static
 static inline int cs_selftest(void)

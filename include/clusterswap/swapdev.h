@@ -33,6 +33,10 @@ bool cs_swap_device_attached(struct swap_info_struct *si);
  */
 #define cs_for_each_swap_device(type, si)				\
 	for ((type) = 0; ((si) = cs_next_swap_device(&(type))); (type)++)
+/* Device references: get_swap_device()'s protocol, without its offset check. */
+bool cs_get_device(struct swap_info_struct *si);
+void cs_kcall_put_device(struct swap_info_struct *si);
+
 /* mm/swapfile.c's swap_avail_lock: guards the swap_avail_heads plists. */
 spinlock_t *cs_swap_avail_lock(void);
 

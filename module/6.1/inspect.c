@@ -3,14 +3,19 @@
  * The 6.1 cluster lists (include/linux/swap.h, mm/swapfile.c of 6.1): only
  * free and discard lists, linked by cluster index through ci->data (which
  * holds the next index while a cluster is listed, and its count otherwise).
- * Checked beyond inspect.c's invariants:
+ * Checked beyond inspect.c's invariants (module/README.md, section 11):
  *  - the free list holds FREE clusters whose bytes are all 0, and nothing
- *    else carries FREE;
+ *    else carries FREE (I-2);
  *  - discard-list clusters have every byte SWAP_MAP_BAD until the discard is
  *    done (a cluster may be off the list while the discard worker holds it);
- *  - every other cluster's count is its used slots.
+ *  - every other cluster's count is its used slots (I-3), and a HUGE one is
+ *    full (I-4);
+ *  - while the device is not full, every free slot lies inside
+ *    [lowest_bit, highest_bit], and lowest_bit is not in a FREE cluster other
+ *    than the free list's head (I-1): stock's scan jumps there unchecked.
  */
 #include <linux/swap.h>
+#include <linux/string.h>
 
 #include <clusterswap/inspect.h>
 #include <clusterswap/line.h>
@@ -65,13 +70,46 @@ void cs_show_cluster_summary(struct seq_file *m, struct swap_info_struct *si)
 		   cs_walk_list(&c, &si->discard_clusters, "discard", NULL, nr, NULL));
 }
 
+/* The first and last 0 byte of cluster @idx, if any.  Context: ci->lock held. */
+static void cs_free_span(struct swap_info_struct *si, unsigned long idx,
+			 unsigned long *lo, unsigned long *hi)
+{
+	unsigned long start = idx * CS_SWAPFILE_CLUSTER, i;
+	unsigned long end = min_t(unsigned long, start + CS_SWAPFILE_CLUSTER, si->max);
+
+	for (i = start; i < end; i++) {
+		if (si->swap_map[i])
+			continue;
+		*lo = min(*lo, i);
+		*hi = i;
+	}
+}
+
+/* I-1: the bounds cover every free slot of a device in service and not full. */
+static void cs_check_bounds(struct cs_check *c, unsigned long lo, unsigned long hi)
+{
+	struct swap_info_struct *si = c->si;
+	unsigned long first = si->lowest_bit / CS_SWAPFILE_CLUSTER;
+	struct swap_cluster_list *fl = &si->free_clusters;
+
+	if (!si->highest_bit || !(si->flags & SWP_WRITEOK))
+		return;
+	if (lo <= hi && (lo < si->lowest_bit || hi > si->highest_bit))
+		cs_problem(c, "free slots %lu..%lu lie outside lowest_bit %u, highest_bit %u",
+			   lo, hi, si->lowest_bit, si->highest_bit);
+	if (first < cs_nr_clusters(si) &&
+	    (si->cluster_info[first].flags & CLUSTER_FLAG_FREE) &&
+	    ((fl->head.flags & CLUSTER_FLAG_NEXT_NULL) || fl->head.data != first))
+		cs_problem(c, "lowest_bit %u is in FREE cluster %lu, not the free list's head",
+			   si->lowest_bit, first);
+}
+
 unsigned long cs_check_clusters(struct cs_check *c, unsigned long *seen, unsigned long nr)
 {
 	struct swap_info_struct *si = c->si;
-	unsigned long idx, allocated = 0;
-	unsigned long *free_seen = seen;
+	unsigned long idx, allocated = 0, lo = ULONG_MAX, hi = 0;
 
-	cs_walk_list(c, &si->free_clusters, "free", free_seen, nr, NULL);
+	cs_walk_list(c, &si->free_clusters, "free", seen, nr, NULL);
 	for (idx = 0; idx < nr; idx++) {
 		struct swap_cluster_info *ci = si->cluster_info + idx;
 		bool on_free = test_bit(idx, seen);
@@ -80,6 +118,7 @@ unsigned long cs_check_clusters(struct cs_check *c, unsigned long *seen, unsigne
 
 		spin_lock(&ci->lock);
 		cs_count_cluster_bytes(si, idx, &b);
+		cs_free_span(si, idx, &lo, &hi);
 		data = ci->data;
 		flags = ci->flags;
 		spin_unlock(&ci->lock);
@@ -99,6 +138,9 @@ unsigned long cs_check_clusters(struct cs_check *c, unsigned long *seen, unsigne
 		if (data != b.used)
 			cs_problem(c, "cluster %lu has count %u, its bytes say %lu",
 				   idx, data, b.used);
+		if ((flags & CLUSTER_FLAG_HUGE) && data != CS_SWAPFILE_CLUSTER)
+			cs_problem(c, "cluster %lu is HUGE with count %u", idx, data);
 	}
+	cs_check_bounds(c, lo, hi);
 	return allocated;
 }

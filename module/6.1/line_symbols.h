@@ -4,5 +4,17 @@
  * of every line inside enum cs_sym (include/clusterswap/symbols.h includes
  * this file there).  Their names are in symbols.c here.
  */
-	CS_SYM_free_swap_and_cache = CS_SYM_LINE_FIRST,
-	CS_SYM___frontswap_invalidate_area,
+	/* Observed (hooks.c). */
+	CS_SYM_swap_cgroup_swapoff = CS_SYM_LINE_FIRST,
+	/* Called or read by the allocator. */
+	CS_SYM_get_swap_pages,
+	CS_SYM_reenable_swap_slots_cache_unlock,
+	CS_SYM___frontswap_invalidate_page,
+	CS_SYM_frontswap_enabled_key,
+	CS_SYM___mem_cgroup_try_charge_swap,
+	CS_SYM___mem_cgroup_uncharge_swap,
+	CS_SYM_clear_shadow_from_swap_cache,
+	CS_SYM_plist_add,
+	CS_SYM_plist_del,
+	CS_SYM_plist_requeue,
+	CS_SYM_swap_avail_heads,

@@ -6,8 +6,19 @@
 #include <clusterswap/symbols.h>
 
 const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST] = {
-	[CS_SYM_free_swap_and_cache - CS_SYM_LINE_FIRST] = "free_swap_and_cache",
-	[CS_SYM___frontswap_invalidate_area - CS_SYM_LINE_FIRST] = "__frontswap_invalidate_area",
+	[CS_SYM_swap_cgroup_swapoff - CS_SYM_LINE_FIRST] = "swap_cgroup_swapoff",
+	[CS_SYM_get_swap_pages - CS_SYM_LINE_FIRST] = "get_swap_pages",
+	[CS_SYM_reenable_swap_slots_cache_unlock - CS_SYM_LINE_FIRST] =
+		"reenable_swap_slots_cache_unlock",
+	[CS_SYM___frontswap_invalidate_page - CS_SYM_LINE_FIRST] = "__frontswap_invalidate_page",
+	[CS_SYM_frontswap_enabled_key - CS_SYM_LINE_FIRST] = "frontswap_enabled_key",
+	[CS_SYM___mem_cgroup_try_charge_swap - CS_SYM_LINE_FIRST] = "__mem_cgroup_try_charge_swap",
+	[CS_SYM___mem_cgroup_uncharge_swap - CS_SYM_LINE_FIRST] = "__mem_cgroup_uncharge_swap",
+	[CS_SYM_clear_shadow_from_swap_cache - CS_SYM_LINE_FIRST] = "clear_shadow_from_swap_cache",
+	[CS_SYM_plist_add - CS_SYM_LINE_FIRST] = "plist_add",
+	[CS_SYM_plist_del - CS_SYM_LINE_FIRST] = "plist_del",
+	[CS_SYM_plist_requeue - CS_SYM_LINE_FIRST] = "plist_requeue",
+	[CS_SYM_swap_avail_heads - CS_SYM_LINE_FIRST] = "swap_avail_heads",
 };
 
 /*

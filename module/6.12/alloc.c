@@ -4,7 +4,7 @@
  *
  *  - fast path: this CPU's cluster for the folio's order, under that
  *    cluster's lock only (cs_alloc_fast());
- *  - slow path: walk the avail list in priority order (round robin among
+ *  - slow path: walk the avail list in priority order (module/walk.c: round robin among
  *    equal priorities, as stock), and on each device take a cluster under
  *    si->lock: nonfull of the order, then free, then frag, then (order 0)
  *    any partly used cluster of a higher order (cs_alloc_on_device());
@@ -17,11 +17,9 @@
  * A large folio that finds no room gets "no slot" and is split by its caller.
  */
 #include <linux/swap.h>
-#include <linux/plist.h>
-#include <linux/memcontrol.h>
 
 #include "internal.h"
-#include <clusterswap/control.h>
+#include <clusterswap/alloc.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
 #include <clusterswap/line.h>
@@ -33,9 +31,6 @@ DEFINE_PER_CPU(struct cs_pcp, cs_pcp) = {
 };
 
 DEFINE_PER_CPU(struct cs_stats, cs_stats);
-
-/* Stock code gives up on a walk that keeps changing under it the same way. */
-#define CS_WALK_RESTARTS	4
 
 /* ---------------------------------------------------------------------
  * One cluster
@@ -287,8 +282,7 @@ static void cs_set_spare(struct cs_pcp *pcp, struct swap_info_struct *si, int or
  * Return: the slot, or 0.
  * Upstream counterpart: the per-device body of swap_alloc_slow().
  */
-static unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_struct *si,
-					int order)
+unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_struct *si, int order)
 {
 	unsigned int nr = 1U << order;
 	unsigned long found = 0;
@@ -302,12 +296,8 @@ static unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_str
 	spin_lock(&si->lock);
 	cs_count(lock_alloc);
 	if (!si->highest_bit || !(si->flags & SWP_WRITEOK) || !si->cluster_info) {
-		spinlock_t *avail_lock = cs_swap_avail_lock();
-
 		/* As get_swap_pages(): off the avail list, lazily. */
-		spin_lock(avail_lock);
-		cs_sym_call1(CS_SYM___del_from_avail_list, si);
-		spin_unlock(avail_lock);
+		cs_avail_del(si);
 		goto unlock;
 	}
 	cs_settle_cpu(si, pcp, order);
@@ -328,28 +318,6 @@ unlock:
 	spin_unlock(&si->lock);
 	cs_kcall_put_device(si);
 	return found;
-}
-
-/*
- * swap_range_alloc() takes a device out of service at the allocation that
- * fills it.  Here a device is full when inuse_pages reaches pages with no CPU
- * holding credit; the allocating CPU checks that, under si->lock, only when
- * it has just spent its own last credit on a device reserved to the last
- * page.  Context: no swap lock held.
- */
-static void cs_full_after_alloc(swp_entry_t entry)
-{
-	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
-
-	if (READ_ONCE(si->inuse_pages) < si->pages ||
-	    atomic_read(raw_cpu_ptr(&cs_pcp.credit[si->type])))
-		return;
-	spin_lock(&si->lock);
-	cs_count(lock_alloc);
-	if ((si->flags & SWP_WRITEOK) && si->inuse_pages == si->pages &&
-	    !cs_line_credit(si->type))
-		cs_mark_full(si);
-	spin_unlock(&si->lock);
 }
 
 /* ---------------------------------------------------------------------
@@ -536,107 +504,9 @@ out:
 }
 
 /* ---------------------------------------------------------------------
- * The walk over devices (slow path)
+ * The slow path (the walk over devices: module/walk.c)
  * ---------------------------------------------------------------------
  */
-
-/*
- * Devices swapped on without a priority get -2, -3, ... in swapon order from
- * stock 6.12, so each is used only once those before it are full.  Upstream
- * gives them all priority -1 instead ("mm/swap: select swap device with
- * default priority round robin"), which makes them one tier used round
- * robin.  With cs_round_robin on, the walk does the same without touching the
- * priorities that stock code reads: on reaching the first device of default
- * priority it starts at the one whose turn it is.  The tier is every device of
- * default priority that the allocator serves (a rotational one keeps its stock
- * place in the walk); a device of a set priority (0 or more) still comes first.
- * Context: swap_avail_lock held.
- * Return: the device to try first, or NULL to walk in stock order.
- */
-static struct swap_info_struct *cs_rr_turn(struct plist_head *head, int node,
-					   struct swap_info_struct *first)
-{
-	static unsigned int turn;	/* under swap_avail_lock */
-	struct swap_info_struct *si = first;
-	unsigned int n = 0, k;
-
-	list_for_each_entry_from(si, &head->node_list, avail_lists[node].node_list)
-		if (si->prio < 0 && si->cluster_info)
-			n++;
-	if (n < 2)
-		return NULL;
-	k = turn++ % n;
-	si = first;
-	list_for_each_entry_from(si, &head->node_list, avail_lists[node].node_list)
-		if (si->prio < 0 && si->cluster_info && !k--)
-			return si;
-	return NULL;
-}
-
-/*
- * Walk the avail list as get_swap_pages() does.  Sets *@stock when the call
- * should go to stock code instead, and *@why to why (left alone when there
- * was simply no room).
- * Context: cs_pcp.lock held.
- * Upstream counterpart: swap_alloc_slow().
- */
-static unsigned long cs_alloc_slow(struct cs_pcp *pcp, int order, bool *stock,
-				   enum cs_stock_why *why)
-{
-	struct plist_head *heads = *(struct plist_head **)cs_sym_data(CS_SYM_swap_avail_heads);
-	spinlock_t *avail_lock = cs_swap_avail_lock();
-	struct swap_info_struct *si, *next, *turn;
-	bool rr = READ_ONCE(cs_round_robin);
-	int restarts = 0, node;
-	unsigned long found;
-
-	cs_assert_pcp_locked();
-	cs_count(slow);
-	spin_lock(avail_lock);
-start_over:
-	node = numa_node_id();
-	plist_for_each_entry_safe(si, next, &heads[node], avail_lists[node]) {
-		if (!si->cluster_info) {
-			/* A rotational device comes first: stock serves it. */
-			*stock = !order;
-			*why = CS_STOCK_ROTATIONAL;
-			break;
-		}
-		if (rr && si->prio < 0) {
-			rr = false;	/* once: after that, the stock order */
-			turn = cs_rr_turn(&heads[node], node, si);
-			if (turn) {
-				spin_unlock(avail_lock);
-				cs_count(round_robin);
-				found = cs_alloc_on_device(pcp, turn, order);
-				if (found)
-					return swp_entry(turn->type, found).val;
-				if (order)
-					return 0;
-				spin_lock(avail_lock);
-				goto start_over;
-			}
-		}
-		/* Round robin among devices of equal priority. */
-		cs_sym_call2(CS_SYM_plist_requeue, &si->avail_lists[node], &heads[node]);
-		spin_unlock(avail_lock);
-		found = cs_alloc_on_device(pcp, si, order);
-		if (found)
-			return swp_entry(si->type, found).val;
-		if (order)
-			return 0;	/* large folios try one device, as stock */
-		spin_lock(avail_lock);
-		if (plist_node_empty(&next->avail_lists[node])) {
-			if (++restarts > CS_WALK_RESTARTS)
-				break;
-			goto start_over;
-		}
-	}
-	spin_unlock(avail_lock);
-	if (!order)
-		*stock = true;
-	return 0;
-}
 
 /* The slow path, then the settling it owes the fast path. */
 static unsigned long cs_alloc_slow_settled(struct cs_pcp *pcp, int order, bool *stock,
@@ -649,58 +519,9 @@ static unsigned long cs_alloc_slow_settled(struct cs_pcp *pcp, int order, bool *
 }
 
 /* ---------------------------------------------------------------------
- * Stock allocation beside the module
+ * Stock allocation beside the module (module/stock_alloc.c)
  * ---------------------------------------------------------------------
  */
-
-/*
- * Stock allocation decides "full" from inuse_pages alone (swap_range_alloc():
- * inuse_pages == pages), and here inuse_pages also counts the CPUs' unspent
- * credit.  On a device within @nr slots of that count, stock would take the
- * device out of service while CPUs hold credit for free slots, or allocate
- * past it (inuse_pages > pages, /proc/swaps Used > Size): module/README.md, D5.
- * So before stock allocates, such devices get their credit back.
- * Context: no swap lock held.
- */
-static void cs_stock_alloc_prepare(unsigned int nr)
-{
-	struct swap_info_struct *si;
-	unsigned int type;
-
-	cs_for_each_swap_device(type, si) {
-		if (!READ_ONCE(si->cluster_info) ||
-		    READ_ONCE(si->inuse_pages) + nr < READ_ONCE(si->pages))
-			continue;
-		spin_lock(&si->lock);
-		cs_count(lock_alloc);
-		if (cs_swap_device_attached(si) && si->cluster_info)
-			cs_credit_reclaim(si);
-		spin_unlock(&si->lock);
-	}
-}
-
-/*
- * After stock allocated on @entry's device: a CPU may have taken credit
- * between cs_stock_alloc_prepare() and stock's count, so stock may still
- * have found the device full (or gone past pages): settle it exactly.
- * Context: no swap lock held.
- */
-static void cs_stock_alloc_done(swp_entry_t entry)
-{
-	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
-
-	if (!entry.val || !si || !si->cluster_info ||
-	    READ_ONCE(si->inuse_pages) < si->pages)
-		return;
-	spin_lock(&si->lock);
-	cs_count(lock_alloc);
-	if (si->cluster_info && (si->flags & SWP_WRITEOK)) {
-		cs_credit_reclaim(si);
-		if (!si->highest_bit && si->inuse_pages < si->pages)
-			cs_unmark_full(si);
-	}
-	spin_unlock(&si->lock);
-}
 
 /* Stock's allocation, without the slot cache (the module leaves it empty). */
 static unsigned long cs_alloc_stock(int order, enum cs_stock_why why)
@@ -715,69 +536,16 @@ static unsigned long cs_alloc_stock(int order, enum cs_stock_why why)
 	return entry.val;
 }
 
-/**
- * cs_get_swap_page_of_type() - Replacement for get_swap_page_of_type().
- * @type: the swap device hibernation writes its image to.
- *
- * Hibernation allocates one slot at a time with swap count 1 (not
- * SWAP_HAS_CACHE).  Stock 6.12 does that under si->lock with no slot cache,
- * so passing it on costs no speed (upstream's 6.15 hibernation slowdown came
- * with removing the slot cache from this path, which 6.12 never used), and
- * it is safe beside the module: stock allocation under si->lock meets no
- * full cluster on frag or nonfull of an order above 0 (cs_take_last()), and
- * its frees come back to the module (free_swap_slot(),
- * swap_entry_range_free()).  Only the credit needs settling, as for any
- * stock allocation.
- * Context: process context (the hibernation writer); may sleep.
- * Return: the slot, or 0.
- */
-swp_entry_t cs_get_swap_page_of_type(int type)
-{
-	swp_entry_t entry;
-
-	cs_hook_enter(CS_SYM_get_swap_page_of_type);
-	cs_stock_alloc_prepare(1);
-	entry.val = cs_sym_call1(CS_SYM_get_swap_page_of_type, type);
-	cs_stock_alloc_done(entry);
-	cs_hook_exit();
-	return entry;
-}
-
 /* ---------------------------------------------------------------------
  * Entry point
  * ---------------------------------------------------------------------
  */
-
-/*
- * Reserve @nr slots of nr_swap_pages, as get_swap_pages() does: only when
- * that many are left, so that the count never goes below 0 (SwapFree and
- * vm_swap_full() read it).
- */
-static bool cs_reserve_swap_pages(long nr)
-{
-	long avail = atomic_long_read(&nr_swap_pages);
-
-	do {
-		if (avail < nr)
-			return false;
-	} while (!atomic_long_try_cmpxchg(&nr_swap_pages, &avail, avail - nr));
-	return true;
-}
 
 /* A large folio gets no slot: its caller splits it. */
 static void cs_large_refused(int order, enum cs_large_why why)
 {
 	cs_count_n(large_fail[order], 1);
 	trace_large_refused(order, why);
-}
-
-/* mem_cgroup_try_charge_swap(): the charging function is not exported. */
-static int cs_charge_swap(struct folio *folio, swp_entry_t entry)
-{
-	if (mem_cgroup_disabled())
-		return 0;
-	/* An int callee: the upper half of the return register is undefined. */
-	return (int)cs_sym_call2(CS_SYM___mem_cgroup_try_charge_swap, folio, entry.val);
 }
 
 /*

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Clusters and their lists on 6.12: the lock helpers that encode the rule in
- * module/6.12/internal.h, the list moves (as mm/swapfile.c makes them,
+ * Clusters and their lists on 6.12: the list moves (as mm/swapfile.c makes them,
  * with frag_cluster_nr kept exact), and the slot scan.
  */
 #include <linux/swap.h>
@@ -9,45 +8,8 @@
 #include <linux/workqueue.h>
 
 #include "internal.h"
+#include <clusterswap/symbols.h>
 #include <clusterswap/trace.h>
-
-/**
- * cs_trylock_si_under_ci() - Take si->lock without waiting, holding ci->lock.
- * @si: the device.
- * @ci: the cluster whose lock the caller holds.
- *
- * The only way module code may take si->lock while holding a ci->lock: stock
- * takes them the other way round, so waiting here could deadlock.
- * Context: ci->lock held.
- * Return: true with si->lock held.
- */
-bool cs_trylock_si_under_ci(struct swap_info_struct *si, struct swap_cluster_info *ci)
-{
-	lockdep_assert_held(&ci->lock);
-	if (spin_trylock(&si->lock))
-		return true;
-	cs_count(trylock_fail);
-	return false;
-}
-
-/**
- * cs_relock_si_ci() - Turn "ci->lock held" into "si->lock, then ci->lock held".
- * @si: the device.
- * @ci: the cluster whose lock the caller holds.
- *
- * Drops ci->lock to take the locks in stock order.  Anything the caller read
- * under ci->lock alone must be read again.
- * Context: ci->lock held, si->lock not held; both held on return.
- */
-void cs_relock_si_ci(struct swap_info_struct *si, struct swap_cluster_info *ci)
-{
-	lockdep_assert_held(&ci->lock);
-	if (cs_trylock_si_under_ci(si, ci))
-		return;
-	spin_unlock(&ci->lock);
-	spin_lock(&si->lock);
-	spin_lock(&ci->lock);
-}
 
 /* The list a cluster's flags say it is on, for the tracepoint. */
 static enum cs_list cs_list_of(u8 flags)
@@ -458,4 +420,50 @@ unsigned long cs_cluster_take(struct swap_info_struct *si, struct swap_cluster_i
 		return offset;
 	}
 	return 0;
+}
+
+/**
+ * cs_avail_add() - On the avail lists, as add_to_avail_list() does.
+ * @si: the device, writable, with room.
+ *
+ * Context: si->lock held.
+ */
+void cs_avail_add(struct swap_info_struct *si)
+{
+	lockdep_assert_held(&si->lock);
+	cs_sym_call1(CS_SYM_add_to_avail_list, si);
+}
+
+/**
+ * cs_avail_del() - Off the avail lists, as del_from_avail_list() does.
+ * @si: the device.
+ *
+ * Context: si->lock held.
+ */
+void cs_avail_del(struct swap_info_struct *si)
+{
+	spinlock_t *avail_lock = cs_swap_avail_lock();
+
+	lockdep_assert_held(&si->lock);
+	spin_lock(avail_lock);
+	cs_sym_call1(CS_SYM___del_from_avail_list, si);
+	spin_unlock(avail_lock);
+}
+
+/**
+ * cs_line_device_filled() - What swap_range_alloc() does besides when a
+ * device fills: stock's worker frees the idle swap cache of every full
+ * cluster.
+ * @si: the device, just marked full.
+ *
+ * Needed even though allocations free idle swap cache too: with
+ * nr_swap_pages at 0, vmscan stops trying to swap, so no allocation comes
+ * (6.12/reclaim.c).
+ * Context: si->lock held.
+ */
+void cs_line_device_filled(struct swap_info_struct *si)
+{
+	lockdep_assert_held(&si->lock);
+	if (cs_vm_swap_full())
+		schedule_work(&si->reclaim_work);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The 6.12 allocator: state shared by 6.12/credit.c (inuse_pages), 6.12/clusters.c
+ * The 6.12 allocator: state shared by module/credit.c (inuse_pages), 6.12/clusters.c
  * (cluster lists), 6.12/alloc.c, 6.12/free.c and 6.12/serve.c (switch, swapoff).
  *
  * Every field stock code reads keeps its stock meaning and its stock lock
@@ -31,6 +31,9 @@
 #include <linux/percpu.h>
 
 #include <clusterswap/swapdev.h>
+#include <clusterswap/credit.h>
+#include <clusterswap/cluster_locks.h>
+#include <clusterswap/pack.h>
 
 #define CS_PMD_ORDER		ilog2(CS_SWAPFILE_CLUSTER)
 
@@ -48,37 +51,7 @@
  */
 #define CS_RELIST_FREE		(CS_SWAPFILE_CLUSTER * 3 / 4)
 
-/*
- * inuse_pages credit (6.12/credit.c).  A CPU takes CS_CREDIT_BATCH slots of
- * inuse_pages at a time under si->lock and spends them without it; frees give
- * credit back to the freeing CPU, which returns everything above
- * CS_CREDIT_BATCH once it holds more than CS_CREDIT_HIGH.  inuse_pages is thus
- * the allocated slots plus every CPU's unspent credit: never below the truth,
- * at most CS_CREDIT_HIGH per CPU above it, and never above si->pages.
- */
-#define CS_CREDIT_BATCH		(2 * CS_SWAPFILE_CLUSTER)
-#define CS_CREDIT_HIGH		(2 * CS_CREDIT_BATCH)
-
-/*
- * A CPU's place in one device, packed in one word so that it can be read and
- * cleared from another CPU: cluster or slot index << 8 | (type + 1); 0 is
- * "none".
- */
-static inline unsigned long cs_pack(unsigned int type, unsigned long pos)
-{
-	/* type + 1 in the low byte, 0 meaning "none". */
-	BUILD_BUG_ON(MAX_SWAPFILES + 1 > 0xff);
-	return pos << 8 | (type + 1);
-}
-
-static inline bool cs_unpack(unsigned long v, unsigned int *type, unsigned long *pos)
-{
-	if (!v)
-		return false;
-	*type = (v & 0xff) - 1;
-	*pos = v >> 8;
-	return true;
-}
+/* inuse_pages credit: include/clusterswap/credit.h. */
 
 /* Clusters a CPU may fill between two of its slow paths. */
 #define CS_HELD			2
@@ -139,15 +112,6 @@ DECLARE_PER_CPU(struct cs_stats, cs_stats);
 #define cs_count(field)		this_cpu_inc(cs_stats.field)
 #define cs_count_n(field, n)	this_cpu_add(cs_stats.field, n)
 
-/* 6.12/credit.c */
-bool cs_credit_take(struct cs_pcp *pcp, unsigned int type, unsigned int nr);
-bool cs_credit_refill(struct swap_info_struct *si, struct cs_pcp *pcp, unsigned int nr);
-void cs_credit_put(struct swap_info_struct *si, unsigned int nr);
-void cs_credit_put_locked(struct swap_info_struct *si, struct cs_pcp *pcp, unsigned int nr);
-unsigned long cs_credit_reclaim(struct swap_info_struct *si);
-void cs_mark_full(struct swap_info_struct *si);
-void cs_unmark_full(struct swap_info_struct *si);
-
 /* 6.12/reclaim.c */
 bool cs_vm_swap_full(void);
 void cs_reclaim_want(struct swap_info_struct *si);
@@ -155,8 +119,6 @@ void cs_reclaim_wanted_devices(void);
 unsigned long cs_reclaim_idle_cache(void);
 
 /* 6.12/clusters.c */
-bool cs_trylock_si_under_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
-void cs_relock_si_ci(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_move_to_frag(struct swap_info_struct *si, struct swap_cluster_info *ci);
 void cs_rotate_frag(struct swap_info_struct *si, struct swap_cluster_info *ci);
@@ -200,9 +162,5 @@ void cs_swap_entry_range_free(struct swap_info_struct *si, swp_entry_t entry,
 
 /* 6.12/serve.c: whether the module allocates (the switch is on and settled). */
 extern bool cs_alloc_ready;
-
-/* 6.12/serve.c: device references (get_swap_device()'s protocol, no offset check) */
-bool cs_get_device(struct swap_info_struct *si);
-void cs_kcall_put_device(struct swap_info_struct *si);
 
 #endif /* _CLUSTERSWAP_LINE_INTERNAL_H */

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * When the 6.12 allocator serves, and what it hands back: the switch (on:
- * drain the slot cache; off: return per-CPU state), swapoff (fence the
- * device, return its credit), and device references.
+ * drain the slot cache; off: return per-CPU state) and swapoff (fence the
+ * device, return its credit).
  */
 #include <linux/swap.h>
-#include <linux/percpu-refcount.h>
 #include <linux/workqueue.h>
 
 #include "internal.h"
@@ -13,34 +12,6 @@
 #include <clusterswap/symbols.h>
 #include <clusterswap/line.h>
 #include <clusterswap/trace.h>
-
-/**
- * cs_get_device() - Pin a device against swapoff, as get_swap_device() does.
- * @si: the device.
- *
- * While pinned, swapoff cannot free swap_map or cluster_info (it waits for
- * the reference after try_to_unuse()).
- * Context: any; never sleeps.
- * Return: false if the device is not in service.
- */
-bool cs_get_device(struct swap_info_struct *si)
-{
-	if (!percpu_ref_tryget_live(&si->users))
-		return false;
-	/* Pairs with the smp_wmb() in enable_swap_info(), as get_swap_device(). */
-	smp_rmb();
-	return true;
-}
-
-/*
- * percpu_ref_put() may call the ref's release function through its pointer
- * (swap_users_ref_free, which the kernel calls the same way and which keeps
- * its ENDBR): one of the two indirect calls the IBT check allows.
- */
-noinline void cs_kcall_put_device(struct swap_info_struct *si)
-{
-	percpu_ref_put(&si->users);
-}
 
 /*
  * Hand back everything CPUs hold on @si: filled clusters to the full list,

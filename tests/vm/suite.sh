@@ -184,11 +184,23 @@ boot_mode() {
 }
 
 # What each kernel line's module provides, the one list tests are gated on
-# (NEEDS_<test>): "allocator" is the cluster allocator itself, its stats,
-# percpu state and knobs; without it the line passes every call through.
+# (NEEDS_<test>="CAPABILITY...", all of them needed):
+#   allocator         the cluster allocator itself, its stats, percpu state,
+#                     knobs and check (6.12, 6.1)
+#   mthp              large folios below PMD size (64 KiB mTHP) swapped out
+#                     whole, per-order cluster lists (6.12: 6.1 has no mTHP)
+#   order_lists       the nonfull/frag/full lists stock keeps per order, in
+#                     debugfs and clusterswap-top (6.12)
+#   stock_range_free  stock's own final free, swap_entry_range_free(),
+#                     served by the module while stock code calls it (6.12:
+#                     on 6.1 no stock final free runs while the module serves)
+#   idle_reclaim      the module frees idle swap cache when short of room, as
+#                     6.12's stock allocator and reclaim worker do (6.1's
+#                     stock scan does it in the module's fallback)
 line_capabilities() {
 	case $line in
-	6.12) echo allocator ;;
+	6.12) echo allocator mthp order_lists stock_range_free idle_reclaim ;;
+	6.1) echo allocator ;;
 	*) echo ;;
 	esac
 }
@@ -200,9 +212,15 @@ ran=
 for t in "$@"; do
 	[ -f "$top/tests/guest/specs/$t.sh" ] || { echo "FAIL $label/$t: no such test"; exit 1; }
 	# NEEDS_<test>=CAPABILITY: run only where the kernel line has it.
-	needs=$(directive NEEDS "$t")
-	if [ -n "$needs" ] && ! echo " $(line_capabilities) " | grep -q " $needs "; then
-		echo "SKIP $label/$t: needs the $needs, which the $line line does not have yet"
+	missing=
+	for need in $(directive NEEDS "$t"); do
+		case " $(line_capabilities) " in
+		*" $need "*) ;;
+		*) missing="$missing $need" ;;
+		esac
+	done
+	if [ -n "$missing" ]; then
+		echo "SKIP $label/$t: needs${missing}, which the $line line does not have"
 		continue
 	fi
 	if [ "$(directive DEBUG "$t")" = only ] && [ "${SUITE_DEBUG:-0}" != 1 ]; then

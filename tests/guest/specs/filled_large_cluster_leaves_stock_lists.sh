@@ -13,7 +13,7 @@
 # check, and the hibernation allocation then hung with si->lock held.
 TIMEOUT_filled_large_cluster_leaves_stock_lists=180
 BOOT_filled_large_cluster_leaves_stock_lists=own
-NEEDS_filled_large_cluster_leaves_stock_lists=allocator
+NEEDS_filled_large_cluster_leaves_stock_lists="allocator mthp order_lists"
 test_filled_large_cluster_leaves_stock_lists() {
 	T=/sys/kernel/mm/transparent_hugepage
 	[ -c /dev/snapshot ] || fail "no /dev/snapshot (CONFIG_HIBERNATION_SNAPSHOT_DEV)"

@@ -17,11 +17,9 @@ test_full_device_fails_cleanly() {
 	used=$(swap_used /dev/zram0)
 	note "zram0 full: used ${used} KiB of ${size} KiB"
 	[ "$used" -eq "$size" ] || fail "device not full: used $used of $size KiB"
-	if [ "$(cs_line)" = 6.12 ]; then
-		highest=$(awk '$1 == "highest_bit" {print $2}' $CSD/devices/0/summary)
-		[ "$highest" = 0 ] || fail "full device still has highest_bit $highest"
-		cs_stats_note device_full alloc.stock_fallback
-	fi
+	highest=$(awk '$1 == "highest_bit" {print $2}' $CSD/devices/0/summary)
+	[ "$highest" = 0 ] || fail "full device still has highest_bit $highest"
+	cs_stats_note device_full alloc.stock_fallback
 	cs_check_ok "filling the device"
 	wait $pid
 	verifier_ok $? "on a full device"

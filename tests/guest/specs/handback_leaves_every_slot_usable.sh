@@ -5,7 +5,7 @@
 # counts a memory.swap.events "fail", with the module on as with it off.
 # Every page verifies.
 TIMEOUT_handback_leaves_every_slot_usable=420
-NEEDS_handback_leaves_every_slot_usable=allocator
+NEEDS_handback_leaves_every_slot_usable="allocator mthp"
 
 # holes_start SEED: zram0 filled, every other slot freed; $holes_pid keeps
 # the rest until holes_end.

@@ -7,7 +7,7 @@
 # and runs to its end.  Every page verifies, the parent's too, and the check
 # reads ok.
 TIMEOUT_idle_swap_cache_is_reclaimed_when_short=300
-NEEDS_idle_swap_cache_is_reclaimed_when_short=allocator
+NEEDS_idle_swap_cache_is_reclaimed_when_short="allocator idle_reclaim"
 test_idle_swap_cache_is_reclaimed_when_short() {
 	zram_swap 0 64M
 	cs_load

@@ -15,7 +15,7 @@
 # fallbacks against stock's 0.
 TIMEOUT_large_folios_fall_back_no_more_than_stock=600
 BOOT_large_folios_fall_back_no_more_than_stock=own
-NEEDS_large_folios_fall_back_no_more_than_stock=allocator
+NEEDS_large_folios_fall_back_no_more_than_stock="allocator mthp"
 
 # churn_run stock|clusterswap SEED: one run on a fresh device; adds to
 # ${1}_out and ${1}_fb.

@@ -3,7 +3,7 @@
 # swpout_fallback counters are printed side by side, and every page comes
 # back intact.  With the module on, 64 KiB folios are allocated by it.
 TIMEOUT_large_folios_swap_whole=360
-NEEDS_large_folios_swap_whole=allocator
+NEEDS_large_folios_swap_whole="allocator mthp"
 thp_run() {
 	o64=$(thp_stat 64kB swpout); f64=$(thp_stat 64kB swpout_fallback)
 	o2m=$(thp_stat 2048kB swpout); f2m=$(thp_stat 2048kB swpout_fallback)

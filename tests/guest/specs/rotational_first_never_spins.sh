@@ -7,7 +7,7 @@
 TIMEOUT_rotational_first_never_spins=420
 DISK_rotational_first_never_spins=64
 BOOT_rotational_first_never_spins=own
-NEEDS_rotational_first_never_spins=allocator
+NEEDS_rotational_first_never_spins="allocator mthp"
 test_rotational_first_never_spins() {
 	T=/sys/kernel/mm/transparent_hugepage
 	virtio_disk

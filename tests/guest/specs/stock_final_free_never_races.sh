@@ -11,7 +11,7 @@
 # off the fixture counts hits (its probe is live).  Every page, zero-filled
 # ones included, verifies both ways.
 TIMEOUT_stock_final_free_never_races=420
-NEEDS_stock_final_free_never_races=allocator
+NEEDS_stock_final_free_never_races="allocator stock_range_free"
 
 # fill_device SEED: fill what is left of zram0 for 2 s, from outside the
 # memcg: the device runs full, which schedules the reclaim worker.

@@ -11,7 +11,7 @@ test_switch_under_load_loses_nothing() {
 	wait $pid
 	verifier_ok $? "with the switch flipping"
 	note "flipped the switch $flips times (slowest write ${flip_slowest_ms} ms); module saw $(cs_stat calls.folio_alloc_swap) allocations"
-	[ "$(cs_line)" = 6.12 ] && cs_stats_note alloc.total alloc.fast alloc.slow freed
+	cs_stats_note alloc.total alloc.fast alloc.slow freed
 	# 60 s at 200 ms is 300 flips; each write also waits for calls in flight.
 	[ "$flips" -ge 150 ] || fail "only $flips flips in 60 s"
 	[ "$(cs_stat calls.folio_alloc_swap)" -gt 0 ] || fail "the module never served an allocation"

@@ -6,7 +6,7 @@
 # the sysfs counters and a line saying why devices and CPUs are missing;
 # without the module it says so and exits 1.  The pages verify.
 TIMEOUT_top_shows_what_debugfs_shows=240
-NEEDS_top_shows_what_debugfs_shows=allocator
+NEEDS_top_shows_what_debugfs_shows="allocator order_lists"
 TOP=$BIN/clusterswap-top
 
 # top_matches_debugfs: --json against debugfs read before and after it;

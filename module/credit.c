@@ -15,17 +15,17 @@
  * swapoff: once SWP_WRITEOK is clear no CPU keeps credit on the device, so
  * try_to_unuse() can reach 0.  Refill checks WRITEOK under si->lock; a CPU
  * that gives credit back sees WRITEOK clear and returns it at once; and the
- * swapoff work reclaims what CPUs held before (6.12/serve.c).  The pool write
+ * swapoff work reclaims what CPUs held before (module/<line>/serve.c).  The pool write
  * and the flags read on the put side, and the WRITEOK clear and the pool read
  * on the reclaim side, are each separated by a full barrier, so at least one
  * side sees the other.
  */
 #include <linux/swap.h>
 #include <linux/atomic.h>
-#include <linux/workqueue.h>
 
+/* The line's private header (module/<line>/ is on the include path). */
 #include "internal.h"
-#include <clusterswap/symbols.h>
+#include <clusterswap/credit.h>
 #include <clusterswap/warn.h>
 
 /**
@@ -139,7 +139,7 @@ void cs_unmark_full(struct swap_info_struct *si)
 	lockdep_assert_held(&si->lock);
 	si->lowest_bit = 1;
 	WRITE_ONCE(si->highest_bit, si->max - 1);
-	cs_sym_call1(CS_SYM_add_to_avail_list, si);
+	cs_avail_add(si);
 }
 
 /*
@@ -203,16 +203,12 @@ void cs_credit_put(struct swap_info_struct *si, unsigned int nr)
  */
 void cs_mark_full(struct swap_info_struct *si)
 {
-	spinlock_t *avail_lock = cs_swap_avail_lock();
-
 	lockdep_assert_held(&si->lock);
 	if (!si->highest_bit)
 		return;
 	si->lowest_bit = si->max;
 	WRITE_ONCE(si->highest_bit, 0);
-	spin_lock(avail_lock);
-	cs_sym_call1(CS_SYM___del_from_avail_list, si);
-	spin_unlock(avail_lock);
+	cs_avail_del(si);
 	cs_count(full);
 
 	/* Write highest_bit, then read the pools: pairs with cs_credit_put(). */
@@ -221,12 +217,5 @@ void cs_mark_full(struct swap_info_struct *si)
 		cs_unmark_full(si);
 		return;
 	}
-	/*
-	 * As swap_range_alloc(): stock's worker frees the idle swap cache of
-	 * every full cluster.  Needed even though allocations free it too:
-	 * with nr_swap_pages at 0, vmscan stops trying to swap, so no
-	 * allocation comes (6.12/reclaim.c).
-	 */
-	if (cs_vm_swap_full())
-		schedule_work(&si->reclaim_work);
+	cs_line_device_filled(si);
 }

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Self-tests of the 6.12 allocator's pure logic (test builds only): the
- * packed per-CPU words and the credit a CPU spends.
+ * Self-tests of the allocator's pure logic, the same on every line (test
+ * builds only): the packed per-CPU words and the credit a CPU spends.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <clusterswap/selftest.h>
 
+/* The line's private header (module/<line>/ is on the include path). */
 #include "internal.h"
 
 /* cs_pack() and cs_unpack() round-trip; 0 is "none". */
@@ -68,7 +69,7 @@ static void cs_selftest_credit(struct cs_selftest *t)
 	local_unlock(&cs_pcp.lock);
 }
 
-void cs_line_selftest(struct cs_selftest *t)
+void cs_selftest_alloc(struct cs_selftest *t)
 {
 	cs_selftest_pack(t);
 	cs_selftest_credit(t);

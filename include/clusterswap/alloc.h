@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Allocation steps every line with the allocator shares (module/walk.c,
+ * module/stock_alloc.c), and the one step each line provides.
+ */
+#ifndef _CLUSTERSWAP_ALLOC_H
+#define _CLUSTERSWAP_ALLOC_H
+
+#include <linux/swap.h>
+
+#include <clusterswap/trace.h>
+
+struct cs_pcp;
+
+/* module/walk.c */
+unsigned long cs_alloc_slow(struct cs_pcp *pcp, int order, bool *stock,
+			    enum cs_stock_why *why);
+bool cs_reserve_swap_pages(long nr);
+int cs_charge_swap(struct folio *folio, swp_entry_t entry);
+void cs_full_after_alloc(swp_entry_t entry);
+
+/* module/stock_alloc.c */
+void cs_stock_alloc_prepare(unsigned int nr);
+void cs_stock_alloc_done(swp_entry_t entry);
+
+/*
+ * The line's step of the walk (module/<line>/alloc.c): a slot of 1 << @order
+ * pages on @si, or 0.  Context: cs_pcp.lock held.
+ */
+unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_struct *si, int order);
+
+#endif /* _CLUSTERSWAP_ALLOC_H */

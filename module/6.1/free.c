@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The final free of swap slots on 6.1, and the free entry points it serves.
+ *
+ * Stock 6.1 parks freed slots in the per-CPU slot cache, with their zswap
+ * (frontswap) copies still stored, and frees them in batches under si->lock
+ * (swapcache_free_entries()); its final free, swap_range_free(), sets the
+ * bytes to 0 first and invalidates frontswap, notifies zram and clears shadow
+ * entries after, which is safe only beside allocators that hold si->lock.
+ * Here every final free is done at once, under the cluster lock, clean-ups
+ * first: when the call returns the slot is free and its zswap copy is gone
+ * (module/README.md, section 11).
+ *
+ * Every stock final free goes through swap_range_free(), which has two
+ * callers: swapcache_free_entries() and put_swap_folio()'s THP path.  Both
+ * are replaced here, so no stock final free runs on a device the module
+ * serves; free_swap_and_cache(), swap_free() and swapcache_clear() stay
+ * stock: they only drop references under ci->lock, and send each slot that
+ * reaches the cache's reference alone to free_swap_slot(), which is ours.
+ */
+#include <linux/swap.h>
+#include <linux/blkdev.h>
+#include <linux/frontswap.h>
+#include <linux/memcontrol.h>
+#include <linux/string.h>
+
+#include "internal.h"
+#include <clusterswap/hooks.h>
+#include <clusterswap/symbols.h>
+#include <clusterswap/warn.h>
+
+/*
+ * The block driver's slot-free notification (zram drops the slot's data).
+ * The kernel calls it through the same pointer: one of the two indirect
+ * calls the IBT check allows (6.1 has no IBT; the check is the same).
+ */
+static noinline void cs_kcall_slot_free_notify(struct swap_info_struct *si,
+					       unsigned long offset)
+{
+	void (*notify)(struct block_device *bdev, unsigned long offset);
+
+	notify = si->bdev->bd_disk->fops->swap_slot_free_notify;
+	if (notify)
+		notify(si->bdev, offset);
+}
+
+/*
+ * frontswap_invalidate_page(): only once a backend (zswap) registered, as
+ * the inline wrapper tests; __frontswap_invalidate_page() itself would hit
+ * VM_BUG_ON(!frontswap_ops) on a DEBUG_VM kernel without one.
+ */
+static void cs_frontswap_invalidate(struct swap_info_struct *si, unsigned long offset,
+				    unsigned int nr)
+{
+	struct static_key_false *key = cs_sym_data(CS_SYM_frontswap_enabled_key);
+	unsigned int i;
+
+	if (!static_key_enabled(key))
+		return;
+	for (i = 0; i < nr; i++)
+		cs_sym_call2(CS_SYM___frontswap_invalidate_page, si->type, offset + i);
+	cs_count_n(frontswap_invalidate, nr);
+}
+
+/*
+ * The bounds must cover a slot before its byte goes to 0 (invariant I-1,
+ * 6.1/clusters.c).  Only stock allocations narrow them, or a full device
+ * has none: widen (or put the device back in service) under si->lock.
+ * Context: ci->lock held; held again on return.
+ */
+static void cs_widen_for(struct swap_info_struct *si, struct swap_cluster_info *ci,
+			 unsigned long offset, unsigned int nr)
+{
+	lockdep_assert_held(&ci->lock);
+	if (cs_bounds_cover(si, offset, nr))
+		return;
+	cs_relock_si_ci(si, ci);
+	cs_count(lock_free);
+	cs_count(bounds_widened);
+	if (!si->highest_bit) {
+		/* Full: free slots follow, as swap_range_free() re-opens it. */
+		if (si->flags & SWP_WRITEOK)
+			cs_unmark_full(si);
+	} else {
+		cs_bounds_full_width(si);
+	}
+	spin_unlock(&si->lock);
+}
+
+/**
+ * cs_release_slots() - Clean up @nr slots of one cluster and set their bytes to 0.
+ * @si: the device, with cluster_info.
+ * @ci: the cluster, locked by the caller.
+ * @offset: the first slot; @nr slots from there lie in one cluster.
+ * @nr: slots, 1 or a PMD THP's.
+ *
+ * Each slot's byte must be exactly SWAP_HAS_CACHE.  What swap_range_free()
+ * and its callers do, in the order that is safe beside allocation under
+ * ci->lock alone: everything that names the slots (frontswap copy, zram
+ * data, shadow entries, memcg charge) goes before the bytes go to 0.
+ * Context: ci->lock held; never sleeps.
+ */
+static void cs_release_slots(struct swap_info_struct *si, struct swap_cluster_info *ci,
+			     unsigned long offset, unsigned int nr)
+{
+	unsigned int i;
+
+	lockdep_assert_held(&ci->lock);
+	cs_widen_for(si, ci, offset, nr);
+	cs_frontswap_invalidate(si, offset, nr);
+	if (si->flags & SWP_BLKDEV)
+		for (i = 0; i < nr; i++)
+			cs_kcall_slot_free_notify(si, offset + i);
+	cs_sym_call3(CS_SYM_clear_shadow_from_swap_cache, si->type, offset, offset + nr - 1);
+	/* mem_cgroup_uncharge_swap(); one folio's range has one memcg. */
+	if (!mem_cgroup_disabled())
+		cs_sym_call2(CS_SYM___mem_cgroup_uncharge_swap,
+			     swp_entry(si->type, offset).val, nr);
+
+	memset(si->swap_map + offset, 0, nr);
+	if (cs_warn_once(ci->data < nr, "cluster %lu of swap type %u counts %u, freeing %u\n",
+			 cs_cluster_index(si, ci), si->type, ci->data, nr))
+		ci->data = nr;
+	ci->data -= nr;
+	/* As swap_range_free(): try_to_unuse() sees the counts after the clean-ups. */
+	smp_wmb();
+	atomic_long_add(nr, &nr_swap_pages);
+	cs_count_n(freed, nr);
+}
+
+/*
+ * Whether this CPU allocates from @ci: an emptied cluster then stays with it
+ * (count 0, off the lists), so that its next allocations need no si->lock.
+ */
+static bool cs_free_keeps(struct swap_info_struct *si, struct swap_cluster_info *ci)
+{
+	unsigned long pos;
+	unsigned int type;
+
+	return cs_unpack(READ_ONCE(raw_cpu_ptr(&cs_pcp)->next), &type, &pos) &&
+	       type == si->type && pos / CS_SWAPFILE_CLUSTER == cs_cluster_index(si, ci);
+}
+
+/*
+ * inuse_pages for freed slots: this CPU's credit once the module allocates;
+ * until then (the switch just went on) exactly, under si->lock, as stock.
+ */
+static void cs_account_freed(struct swap_info_struct *si, unsigned int nr)
+{
+	/* Pairs with the smp_store_release() in 6.1/serve.c. */
+	if (smp_load_acquire(&cs_alloc_ready)) {
+		cs_credit_put(si, nr);
+		return;
+	}
+	spin_lock(&si->lock);
+	cs_count(lock_free);
+	WRITE_ONCE(si->inuse_pages, si->inuse_pages - min(nr, si->inuse_pages));
+	if (!si->highest_bit && (si->flags & SWP_WRITEOK) && si->inuse_pages < si->pages)
+		cs_unmark_full(si);
+	spin_unlock(&si->lock);
+}
+
+/**
+ * cs_free_slots_locked() - The final free of @nr slots of one cluster.
+ * @si: the device, with cluster_info.
+ * @ci: the cluster, locked by the caller; unlocked on return.
+ * @offset: the first slot; @nr slots from there lie in one cluster.
+ * @nr: slots, 1 or a PMD THP's.
+ *
+ * cs_release_slots(); an emptied cluster goes to the free (or discard) list
+ * when si->lock is free, or stays off the lists, usable, until a slow path
+ * or the switch-off settles it (cs_settle_empty()).
+ * Context: ci->lock held, no other swap lock; may run with IRQs off (a slot
+ * cache drain); never sleeps.
+ */
+static void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluster_info *ci,
+				 unsigned long offset, unsigned int nr)
+{
+	cs_release_slots(si, ci, offset, nr);
+	if (!ci->data && !cs_free_keeps(si, ci) && cs_trylock_si_under_ci(si, ci)) {
+		cs_count(lock_free);
+		cs_settle_empty(si, ci);
+		spin_unlock(&si->lock);
+	}
+	spin_unlock(&ci->lock);
+	cs_account_freed(si, nr);
+}
+
+/* Every slot of the range holds only the cache's reference. */
+static bool cs_only_cached(struct swap_info_struct *si, unsigned long offset, unsigned int nr)
+{
+	unsigned char *map = si->swap_map + offset;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (map[i] != SWAP_HAS_CACHE)
+			return false;
+	return true;
+}
+
+void cs_free_slots(struct swap_info_struct *si, unsigned long offset, unsigned int nr)
+{
+	struct swap_cluster_info *ci = cs_cluster_of(si, offset);
+
+	spin_lock(&ci->lock);
+	if (cs_warn_once(!cs_only_cached(si, offset, nr),
+			 "freeing swap slots %u:%lu+%u not held by the cache alone\n",
+			 si->type, offset, nr)) {
+		/* Leak the range rather than free a slot in use. */
+		spin_unlock(&ci->lock);
+		return;
+	}
+	cs_free_slots_locked(si, ci, offset, nr);
+}
+
+/*
+ * Slots of devices without cluster_info stay with stock code, which the
+ * module never races there (it allocates only on devices with clusters):
+ * stock's final free, frontswap invalidation included, directly.
+ */
+static void cs_free_stock(swp_entry_t entry)
+{
+	cs_sym_call2(CS_SYM_swapcache_free_entries, &entry, 1);
+}
+
+static void cs_free_entry(swp_entry_t entry)
+{
+	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
+
+	if (cs_warn_once(!si, "freeing a slot of unknown swap type %u\n", swp_type(entry)))
+		return;
+	if (si->cluster_info)
+		cs_free_slots(si, swp_offset(entry), 1);
+	else
+		cs_free_stock(entry);
+}
+
+/**
+ * cs_free_swap_slot() - Replacement for free_swap_slot().
+ * @entry: a slot whose last reference is gone (its byte is SWAP_HAS_CACHE).
+ *
+ * Context: any context free_swap_slot() is called in: after cluster locks
+ * are dropped; never sleeps.
+ */
+void cs_free_swap_slot(swp_entry_t entry)
+{
+	cs_hook_enter(CS_SYM_free_swap_slot);
+	cs_free_entry(entry);
+	cs_hook_exit();
+}
+
+/**
+ * cs_swapcache_free_entries() - Replacement for swapcache_free_entries().
+ * @entries: slots whose bytes are SWAP_HAS_CACHE.
+ * @n: how many.
+ *
+ * Reached while the module serves only from the slot cache's drain (the
+ * switch-on, swapoff, CPU offline), which may run with IRQs off.
+ */
+void cs_swapcache_free_entries(swp_entry_t *entries, int n)
+{
+	int i;
+
+	cs_hook_enter(CS_SYM_swapcache_free_entries);
+	for (i = 0; i < n; i++)
+		cs_free_entry(entries[i]);
+	cs_hook_exit();
+}
+
+/*
+ * A PMD THP leaves the swap cache: put_swap_folio()'s THP path with the
+ * module's final free.  HUGE goes (as stock clears it); a range held by the
+ * cache alone is freed whole, otherwise each slot drops the cache's
+ * reference (__swap_entry_free_locked(SWAP_HAS_CACHE)) and each slot that
+ * held only that is freed, all under the one ci->lock hold.  Stock's own THP
+ * path would free the range after its re-check under si->lock, in its
+ * unsafe order: it is never called for a device the module serves.
+ * Context: ci->lock not held; never sleeps.
+ */
+static void cs_put_pmd(struct swap_info_struct *si, unsigned long offset)
+{
+	struct swap_cluster_info *ci = cs_cluster_of(si, offset);
+	unsigned char *map = si->swap_map + offset;
+	unsigned int i, freed = 0;
+
+	spin_lock(&ci->lock);
+	cs_warn_once(!(ci->flags & CLUSTER_FLAG_HUGE),
+		     "THP slots %u:%lu in a cluster without HUGE\n", si->type, offset);
+	ci->flags &= ~CLUSTER_FLAG_HUGE;
+	if (cs_only_cached(si, offset, CS_SWAPFILE_CLUSTER)) {
+		cs_free_slots_locked(si, ci, offset, CS_SWAPFILE_CLUSTER);	/* unlocks */
+		return;
+	}
+	for (i = 0; i < CS_SWAPFILE_CLUSTER; i++) {
+		if (cs_warn_once(!(map[i] & SWAP_HAS_CACHE),
+				 "THP slot %u:%lu without the cache's reference\n",
+				 si->type, offset + i))
+			continue;
+		if (map[i] != SWAP_HAS_CACHE) {
+			map[i] &= ~SWAP_HAS_CACHE;
+			continue;
+		}
+		cs_release_slots(si, ci, offset + i, 1);
+		freed++;
+	}
+	if (!ci->data && cs_trylock_si_under_ci(si, ci)) {
+		cs_count(lock_free);
+		cs_settle_empty(si, ci);
+		spin_unlock(&si->lock);
+	}
+	spin_unlock(&ci->lock);
+	if (freed)
+		cs_account_freed(si, freed);
+}
+
+/**
+ * cs_put_folio() - What put_swap_folio() does, with the module's final free.
+ * @folio: a folio leaving the swap cache, or one whose charge failed.
+ * @entry: its first swap entry.
+ *
+ * A PMD THP on a device with clusters: cs_put_pmd().  A single page goes to
+ * stock put_swap_folio(), which drops the cache's reference under ci->lock
+ * and sends a slot that reaches 0 to free_swap_slot(), that is to
+ * cs_free_swap_slot().  Devices without clusters are stock's throughout.
+ * Context: under the folio lock, or after the mapping's lock; never sleeps.
+ */
+void cs_put_folio(struct folio *folio, swp_entry_t entry)
+{
+	unsigned int nr = folio_nr_pages(folio);
+	unsigned long offset = swp_offset(entry);
+	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
+
+	if (nr > 1 && si && si->cluster_info && offset < si->max) {
+		if (!cs_warn_once(nr != CS_SWAPFILE_CLUSTER ||
+				  offset % CS_SWAPFILE_CLUSTER,
+				  "a large folio of %u pages at %u:%lu, not a PMD THP\n",
+				  nr, si->type, offset)) {
+			cs_put_pmd(si, offset);
+			return;
+		}
+	}
+	cs_sym_call2(CS_SYM_put_swap_folio, folio, entry.val);
+}
+
+/**
+ * cs_put_swap_folio() - Replacement for put_swap_folio(): cs_put_folio().
+ * @folio: a folio leaving the swap cache.
+ * @entry: its first swap entry.
+ *
+ * Context: as cs_put_folio().
+ */
+void cs_put_swap_folio(struct folio *folio, swp_entry_t entry)
+{
+	cs_hook_enter(CS_SYM_put_swap_folio);
+	cs_put_folio(folio, entry);
+	cs_hook_exit();
+}

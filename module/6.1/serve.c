@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * When the 6.1 allocator serves, and what it hands back: the switch (on:
+ * fence stock's final frees, drain the slot cache, then allocate; off: hand
+ * back per-CPU state and settle what stock reads) and swapoff (fence the
+ * device, return its credit).
+ */
+#include <linux/swap.h>
+#include <linux/mutex.h>
+#include <linux/workqueue.h>
+
+#include "internal.h"
+#include <clusterswap/hooks.h>
+#include <clusterswap/symbols.h>
+#include <clusterswap/line.h>
+#include <clusterswap/trace.h>
+
+/*
+ * Whether the allocator hands out slots itself; until then, while the switch
+ * is on, cs_folio_alloc_swap() passes allocations to stock get_swap_pages(),
+ * and frees account inuse_pages exactly (6.1/free.c).
+ */
+bool cs_alloc_ready;
+
+/*
+ * Generation of the switch: a take-over that finds it changed (the switch
+ * went off, and maybe on again, meanwhile) leaves allocation to the newer
+ * one.  cs_ready_lock makes "the generation is still mine, allocate" one step
+ * against the switch-off's "new generation, do not allocate".
+ */
+static unsigned long cs_switch_gen;
+static DEFINE_MUTEX(cs_ready_lock);
+
+/* Drop every CPU's cursor on @si.  Context: si->lock held. */
+static void cs_drop_cursors(struct swap_info_struct *si)
+{
+	unsigned long pos;
+	unsigned int type;
+	int cpu;
+
+	lockdep_assert_held(&si->lock);
+	for_each_possible_cpu(cpu) {
+		unsigned long *next = &per_cpu(cs_pcp, cpu).next;
+		unsigned long v = READ_ONCE(*next);
+
+		if (cs_unpack(v, &type, &pos) && type == si->type)
+			cmpxchg(next, v, 0);
+	}
+}
+
+/* Every cluster left empty off the lists goes to the free (or discard) list. */
+static void cs_settle_empties(struct swap_info_struct *si)
+{
+	unsigned long idx, nr = DIV_ROUND_UP(si->max, CS_SWAPFILE_CLUSTER);
+
+	lockdep_assert_held(&si->lock);
+	for (idx = 0; idx < nr; idx++) {
+		struct swap_cluster_info *ci = si->cluster_info + idx;
+
+		/* A racy filter: cs_settle_empty() decides under ci->lock. */
+		if (data_race(ci->data || (ci->flags & CLUSTER_FLAG_FREE)))
+			continue;
+		spin_lock(&ci->lock);
+		cs_settle_empty(si, ci);
+		spin_unlock(&ci->lock);
+	}
+}
+
+/*
+ * Hand back everything CPUs hold on @si, and leave what stock reads as stock
+ * keeps it: inuse_pages exact, emptied clusters on the free list, the bounds
+ * covering every free slot, "full" exactly when no slot is free.
+ * Context: si->lock held; no module allocation in flight on @si (the switch
+ * is off, or the device is fenced).
+ * Return: the inuse_pages credit given back.
+ */
+static unsigned long cs_release_device(struct swap_info_struct *si)
+{
+	unsigned long credit = 0;
+	int cpu;
+
+	lockdep_assert_held(&si->lock);
+	cs_drop_cursors(si);
+	if (!cs_swap_device_attached(si)) {
+		/* Detached: inuse_pages is gone with it; drop stale credit. */
+		for_each_possible_cpu(cpu)
+			atomic_set(&per_cpu(cs_pcp, cpu).credit[si->type], 0);
+		return 0;
+	}
+	credit = cs_credit_reclaim(si);
+	if (!si->cluster_info)
+		return credit;
+	cs_settle_empties(si);
+	if (si->highest_bit)
+		cs_bounds_full_width(si);
+	else if ((si->flags & SWP_WRITEOK) && si->inuse_pages < si->pages)
+		cs_unmark_full(si);
+	return credit;
+}
+
+/*
+ * Wait out every allocation that saw the device writable: each takes a
+ * cluster lock and checks SWP_WRITEOK under it (cs_cluster_take()), or
+ * si->lock (cs_take_pmd()).
+ */
+static void cs_fence_device(struct swap_info_struct *si)
+{
+	unsigned long idx, nr = DIV_ROUND_UP(si->max, CS_SWAPFILE_CLUSTER);
+
+	lockdep_assert_held(&si->lock);
+	for (idx = 0; idx < nr; idx++) {
+		spin_lock(&si->cluster_info[idx].lock);
+		spin_unlock(&si->cluster_info[idx].lock);
+	}
+}
+
+/*
+ * Hand back what CPUs hold on every device, or (@leaving) only on devices
+ * whose SWP_WRITEOK is clear, which are fenced first.
+ */
+static void cs_release_devices(bool leaving)
+{
+	struct swap_info_struct *si;
+	unsigned int type;
+
+	cs_for_each_swap_device(type, si) {
+		spin_lock(&si->lock);
+		if (!leaving) {
+			cs_release_device(si);
+		} else if (!(si->flags & SWP_WRITEOK)) {
+			bool fence = cs_swap_device_attached(si) && si->cluster_info;
+			unsigned long credit;
+
+			if (fence)
+				cs_fence_device(si);
+			credit = cs_release_device(si);
+			if (fence)
+				trace_swapoff_fence(si->type, credit);
+		}
+		spin_unlock(&si->lock);
+	}
+}
+
+/**
+ * cs_line_devices_changed() - A swapon or swapoff step happened.
+ *
+ * Swapoff has started (SWP_WRITEOK is clear) or finished on some device: for
+ * each such device, fence it and hand everything back, so that
+ * try_to_unuse() can see inuse_pages reach 0.
+ * Context: main.c's work item; may sleep.
+ */
+void cs_line_devices_changed(void)
+{
+	cs_release_devices(true);
+}
+
+/*
+ * Take over from stock, then allocate.  Stock 6.1 checks nothing under a lock
+ * before its final free (the redirect of swapcache_free_entries() and
+ * put_swap_folio() is decided at their entry, before si->lock), and it sets a
+ * slot's byte to 0 before dropping the slot's frontswap copy and zram data:
+ * the fast path must not hand out slots while such a free may still run.
+ * Stock final frees never sleep, so after one RCU-tasks grace period none
+ * that began before the switch is still running.  Then the slot cache is
+ * drained through the module's swapcache_free_entries(), and allocation
+ * starts.  A work item, so that the switch does not wait for the grace
+ * period, nor for the drain's mutex, which swapoff holds through
+ * try_to_unuse().
+ */
+static void cs_takeover(struct work_struct *work)
+{
+	unsigned long gen;
+
+	mutex_lock(&cs_ready_lock);
+	gen = cs_switch_gen;
+	mutex_unlock(&cs_ready_lock);
+
+	synchronize_rcu_tasks();
+	cs_sym_call1(CS_SYM_disable_swap_slots_cache_lock, 0);
+	cs_sym_call1(CS_SYM_reenable_swap_slots_cache_unlock, 0);
+
+	mutex_lock(&cs_ready_lock);
+	if (cs_switch_gen == gen && cs_hooks_serving())
+		/* Pairs with the smp_load_acquire()s in 6.1/alloc.c and free.c. */
+		smp_store_release(&cs_alloc_ready, true);
+	mutex_unlock(&cs_ready_lock);
+}
+
+static DECLARE_WORK(cs_takeover_work, cs_takeover);
+
+/**
+ * cs_line_serve_start() - The switch went on: take over, then allocate.
+ *
+ * Context: process context; the switch lock held.
+ */
+void cs_line_serve_start(void)
+{
+	mutex_lock(&cs_ready_lock);
+	cs_switch_gen++;
+	mutex_unlock(&cs_ready_lock);
+	schedule_work(&cs_takeover_work);
+}
+
+/**
+ * cs_line_serve_stop() - The switch went off: hand back per-CPU state.
+ *
+ * No replacement is running any more (the caller waited); stock code finds
+ * inuse_pages exact and every emptied cluster on the free list.
+ * Context: process context, may sleep; the switch lock held.
+ */
+void cs_line_serve_stop(void)
+{
+	mutex_lock(&cs_ready_lock);
+	cs_switch_gen++;
+	WRITE_ONCE(cs_alloc_ready, false);
+	mutex_unlock(&cs_ready_lock);
+	cs_release_devices(false);
+}
+
+/**
+ * cs_line_exit() - Module unload, after the hooks are gone.
+ *
+ * Context: process context, may sleep.
+ */
+void cs_line_exit(void)
+{
+	flush_work(&cs_takeover_work);
+	cs_line_serve_stop();
+}
