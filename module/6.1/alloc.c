@@ -6,7 +6,8 @@
  *    (cs_alloc_fast());
  *  - slow path: walk the avail list in priority order (module/walk.c), and
  *    on each device take a cluster under si->lock: the free list's head,
- *    else a partly used cluster found from the device's rotor
+ *    else a partly used cluster found from the device's rotor, and set a
+ *    second empty one aside for the fast path to go on in
  *    (cs_alloc_on_device());
  *  - a PMD THP takes the free list's head whole, as stock
  *    swap_alloc_cluster() does (block devices only);
@@ -180,6 +181,45 @@ static unsigned long cs_take_pmd(struct swap_info_struct *si)
 	return start;
 }
 
+/*
+ * Set an empty cluster aside for this CPU while si->lock is held anyway: the
+ * free list's head, taken off it (count 0, on no list).  A cluster no CPU
+ * ends up using is put back by the switch-off or swapoff (cs_settle_empty()).
+ * Context: cs_pcp.lock and si->lock held.
+ * Upstream counterpart: none: upstream keeps one cluster per CPU and order.
+ */
+static void cs_set_spare(struct cs_pcp *pcp, struct swap_info_struct *si)
+{
+	struct swap_cluster_info *ci;
+	unsigned long idx;
+
+	cs_assert_pcp_locked();
+	lockdep_assert_held(&si->lock);
+	if (pcp->spare || (si->free_clusters.head.flags & CLUSTER_FLAG_NEXT_NULL) ||
+	    !(si->flags & SWP_WRITEOK))
+		return;
+	idx = si->free_clusters.head.data;
+	ci = si->cluster_info + idx;
+	spin_lock(&ci->lock);
+	cs_take_free_head(si, ci);
+	spin_unlock(&ci->lock);
+	pcp->spare = cs_pack(si->type, idx);
+	trace_cluster_take(si->type, idx, 0, CS_TAKE_FREE, true);
+}
+
+/*
+ * Credit for this cluster and the spare, taken in the slow path's hold so
+ * that the fast path does not come back for it, when the device has room
+ * for a whole batch (otherwise cs_credit_refill() has taken what is needed).
+ * Context: cs_pcp.lock and si->lock held.
+ */
+static void cs_credit_ahead(struct cs_pcp *pcp, struct swap_info_struct *si)
+{
+	lockdep_assert_held(&si->lock);
+	if (si->pages >= si->inuse_pages + CS_CREDIT_BATCH)
+		cs_credit_refill(si, pcp, CS_CREDIT_BATCH);
+}
+
 /**
  * cs_alloc_on_device() - One device of the walk (module/walk.c).
  * @pcp: this CPU's state.
@@ -218,10 +258,15 @@ unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_struct *si
 	if (cs_warn_once(!cs_credit_take(pcp, si->type, nr),
 			 "no credit on swap type %u just after a refill\n", si->type))
 		goto unlock;
-	if (order)
+	if (order) {
 		found = cs_take_pmd(si);
-	else
+	} else {
 		found = cs_take_free(pcp, si) ?: cs_take_partial(pcp, si);
+		if (found) {
+			cs_set_spare(pcp, si);
+			cs_credit_ahead(pcp, si);
+		}
+	}
 	if (!found)
 		cs_credit_put_locked(si, pcp, nr);
 unlock:
@@ -293,6 +338,20 @@ static unsigned long cs_alloc_fast(struct cs_pcp *pcp, enum cs_fast *why)
 out:
 	cs_kcall_put_device(si);
 	return found ? swp_entry(type, found).val : 0;
+}
+
+/* The cluster in use is done: go on in the spare, if any.  Context: cs_pcp.lock. */
+static bool cs_use_spare(struct cs_pcp *pcp)
+{
+	unsigned long idx;
+	unsigned int type;
+
+	cs_assert_pcp_locked();
+	if (!cs_unpack(pcp->spare, &type, &idx))
+		return false;
+	pcp->spare = 0;
+	pcp->next = cs_pack(type, idx * CS_SWAPFILE_CLUSTER);
+	return true;
 }
 
 /*
@@ -382,6 +441,8 @@ static unsigned long cs_alloc_served(int order, bool *stock, enum cs_stock_why *
 	pcp = this_cpu_ptr(&cs_pcp);
 	if (!order) {
 		val = cs_alloc_fast(pcp, &fast_why);
+		if (!val && fast_why == CS_FAST_NO_CLUSTER && cs_use_spare(pcp))
+			val = cs_alloc_fast(pcp, &fast_why);
 		if (!val && fast_why == CS_FAST_NO_CREDIT && cs_refill_credit(pcp))
 			val = cs_alloc_fast(pcp, &fast_why);
 	}

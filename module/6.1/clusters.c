@@ -183,7 +183,8 @@ bool cs_bounds_cover(struct swap_info_struct *si, unsigned long offset, unsigned
 }
 
 /**
- * cs_cluster_in_use() - Whether some CPU allocates from cluster @idx of @si.
+ * cs_cluster_in_use() - Whether some CPU allocates from cluster @idx of @si,
+ * or keeps it as its spare.
  * @si: the device.
  * @idx: cluster index.
  *
@@ -196,10 +197,16 @@ bool cs_cluster_in_use(struct swap_info_struct *si, unsigned long idx)
 	unsigned int type;
 	int cpu;
 
-	for_each_possible_cpu(cpu)
-		if (cs_unpack(READ_ONCE(per_cpu(cs_pcp, cpu).next), &type, &pos) &&
+	for_each_possible_cpu(cpu) {
+		struct cs_pcp *pcp = per_cpu_ptr(&cs_pcp, cpu);
+
+		if (cs_unpack(READ_ONCE(pcp->next), &type, &pos) &&
 		    type == si->type && pos / CS_SWAPFILE_CLUSTER == idx)
 			return true;
+		if (cs_unpack(READ_ONCE(pcp->spare), &type, &pos) &&
+		    type == si->type && pos == idx)
+			return true;
+	}
 	return false;
 }
 

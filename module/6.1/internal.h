@@ -46,6 +46,12 @@ struct cs_pcp {
 	local_lock_t lock;
 	/* The next slot to try for a single page, in this CPU's cluster. */
 	unsigned long next;
+	/*
+	 * A second cluster, taken empty from the free list by the slow path,
+	 * that the fast path goes on in when the first is used up: one
+	 * si->lock hold per two clusters.  Off every list, count 0 until used.
+	 */
+	unsigned long spare;
 	/* inuse_pages credit per swap type (include/clusterswap/credit.h). */
 	atomic_t credit[MAX_SWAPFILES];
 };

@@ -31,7 +31,11 @@ bool cs_alloc_ready;
 static unsigned long cs_switch_gen;
 static DEFINE_MUTEX(cs_ready_lock);
 
-/* Drop every CPU's cursor on @si.  Context: si->lock held. */
+/*
+ * Drop every CPU's cursor and spare on @si (an unused spare is an empty
+ * cluster off the lists: cs_settle_empties() puts it back).
+ * Context: si->lock held.
+ */
 static void cs_drop_cursors(struct swap_info_struct *si)
 {
 	unsigned long pos;
@@ -40,11 +44,14 @@ static void cs_drop_cursors(struct swap_info_struct *si)
 
 	lockdep_assert_held(&si->lock);
 	for_each_possible_cpu(cpu) {
-		unsigned long *next = &per_cpu(cs_pcp, cpu).next;
-		unsigned long v = READ_ONCE(*next);
+		struct cs_pcp *pcp = per_cpu_ptr(&cs_pcp, cpu);
+		unsigned long v = READ_ONCE(pcp->next);
 
 		if (cs_unpack(v, &type, &pos) && type == si->type)
-			cmpxchg(next, v, 0);
+			cmpxchg(&pcp->next, v, 0);
+		v = READ_ONCE(pcp->spare);
+		if (cs_unpack(v, &type, &pos) && type == si->type)
+			cmpxchg(&pcp->spare, v, 0);
 	}
 }
 

@@ -72,7 +72,8 @@ void cs_line_show_stats(struct seq_file *m)
  * @m: output.
  *
  * One line per CPU: "cpu N", then "o0=<type>:<cluster>+<slot>" for the
- * cluster it allocates single pages from, "credit.<type>=<slots>", and its
+ * cluster it allocates single pages from, "spare.o0=<type>:<cluster>" for the
+ * empty cluster set aside to go on in, "credit.<type>=<slots>", and its
  * fast-path and slow-path counts.  A racy snapshot.
  */
 void cs_line_show_percpu(struct seq_file *m)
@@ -88,6 +89,8 @@ void cs_line_show_percpu(struct seq_file *m)
 		if (cs_unpack(READ_ONCE(pcp->next), &type, &pos))
 			seq_printf(m, " o0=%u:%lu+%lu", type, pos / CS_SWAPFILE_CLUSTER,
 				   pos % CS_SWAPFILE_CLUSTER);
+		if (cs_unpack(READ_ONCE(pcp->spare), &type, &pos))
+			seq_printf(m, " spare.o0=%u:%lu", type, pos);
 		for (t = 0; t < MAX_SWAPFILES; t++)
 			if (atomic_read(&pcp->credit[t]))
 				seq_printf(m, " credit.%d=%d", t, atomic_read(&pcp->credit[t]));
