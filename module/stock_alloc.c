@@ -75,7 +75,7 @@ void cs_stock_alloc_done(swp_entry_t entry)
  * under si->lock finds the lists as stock keeps them (6.12: no full cluster
  * of an order above 0 on frag or nonfull, cs_take_last(); 6.1: the free
  * list's head taken only, bounds never narrowed, module/README.md section
- * 11), and its frees come back to the module.  Only the credit needs
+ * 10), and its frees come back to the module.  Only the credit needs
  * settling, as for any stock allocation.
  * Context: process context (the hibernation writer); may sleep.
  * Return: the slot, or 0.

@@ -5,7 +5,7 @@
  * the tail's lock nested), the bounds lowest_bit/highest_bit, the slot scan,
  * and the avail lists.
  *
- * Two stock facts shape this file (module/README.md, section 11):
+ * Two stock facts shape this file (module/README.md, section 10):
  *  - alloc_cluster() removes the free list's *head* whatever cluster it is
  *    asked for, and scan_swap_map_slots() may jump to lowest_bit after its
  *    check that a FREE cluster is the head.  So the module only ever takes

@@ -9,7 +9,7 @@
  * entries after, which is safe only beside allocators that hold si->lock.
  * Here every final free is done at once, under the cluster lock, clean-ups
  * first: when the call returns the slot is free and its zswap copy is gone
- * (module/README.md, section 11).
+ * (module/README.md, section 10).
  *
  * Every stock final free goes through swap_range_free(), which has two
  * callers: swapcache_free_entries() and put_swap_folio()'s THP path.  Both

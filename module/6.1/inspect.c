@@ -3,7 +3,7 @@
  * The 6.1 cluster lists (include/linux/swap.h, mm/swapfile.c of 6.1): only
  * free and discard lists, linked by cluster index through ci->data (which
  * holds the next index while a cluster is listed, and its count otherwise).
- * Checked beyond inspect.c's invariants (module/README.md, section 11):
+ * Checked beyond inspect.c's invariants (module/README.md, section 10):
  *  - the free list holds FREE clusters whose bytes are all 0, and nothing
  *    else carries FREE (I-2);
  *  - discard-list clusters have every byte SWAP_MAP_BAD until the discard is

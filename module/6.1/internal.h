@@ -9,7 +9,7 @@
  * ci->data is its next-index link while listed and its count otherwise
  * (include/linux/swap.h: data:24, flags:8 in one word).  Every field stock
  * code reads keeps its stock meaning and its stock lock (module/README.md,
- * section 11): swap_map bytes and counts under ci->lock; the free and discard
+ * section 10): swap_map bytes and counts under ci->lock; the free and discard
  * lists, FREE, the bounds and inuse_pages under si->lock (FREE and the links
  * under both); nr_swap_pages atomic.
  *
