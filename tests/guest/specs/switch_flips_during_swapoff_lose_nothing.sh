@@ -1,0 +1,38 @@
+# The switch flips every 200 ms for 40 s while 4 threads swap through two
+# zram devices and one of them is swapped off and on again, over and over:
+# swapoff's fence and credit hand-back meet the switch's take-over and
+# hand-back (on 6.1 the take-over waits for the slot cache's mutex, which
+# swapoff holds through try_to_unuse).  Every swapoff ends, every page comes
+# back intact, and check reads ok.
+NEEDS_switch_flips_during_swapoff_lose_nothing=allocator
+TIMEOUT_switch_flips_during_swapoff_lose_nothing=300
+test_switch_flips_during_swapoff_lose_nothing() {
+	zram_swap 0 512M 5
+	zram_swap 1 512M 5
+	cs_load
+	cs_set 1
+	memcg flipoff 96
+	in_memcg_bg flipoff $BIN/verifier -t 4 -m 256 -d 200 -p 2 -s 67
+	pid=$bg_pid
+	sleep 2
+	$BIN/flipper -i 200 -d 40 >/tmp/flipper.log 2>&1 &
+	fpid=$!
+	cycles=0
+	while running $fpid; do
+		running $pid || fail "the load ended after $cycles swapoff cycles"
+		swapoff /dev/zram1 || fail "swapoff zram1 failed in cycle $((cycles + 1))"
+		swapon -p 5 /dev/zram1 || fail "swapon zram1 failed in cycle $((cycles + 1))"
+		cycles=$((cycles + 1))
+	done
+	wait $fpid || fail "flipper: $(cat /tmp/flipper.log)"
+	flips=$(sed -n 's/.*flips=\([0-9]*\).*/\1/p' /tmp/flipper.log)
+	kill -USR1 $pid
+	wait $pid
+	verifier_ok $? "with the switch flipping across swapoff/swapon"
+	note "$cycles swapoff/swapon cycles of zram1 while the switch flipped $flips times"
+	[ "$cycles" -ge 3 ] || fail "only $cycles swapoff cycles in 40 s"
+	[ "${flips:-0}" -ge 50 ] || fail "only ${flips:-0} flips in 40 s"
+	cs_stats_note alloc.total alloc.slow credit.return
+	cs_check_ok "flips during swapoff/swapon"
+	cs_unload
+}
