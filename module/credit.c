@@ -26,6 +26,7 @@
 /* The line's private header (module/<line>/ is on the include path). */
 #include "internal.h"
 #include <clusterswap/credit.h>
+#include <clusterswap/line.h>
 #include <clusterswap/warn.h>
 
 /**
@@ -218,4 +219,20 @@ void cs_mark_full(struct swap_info_struct *si)
 		return;
 	}
 	cs_line_device_filled(si);
+}
+
+/**
+ * cs_line_credit() - inuse_pages credit all CPUs hold on swap type @type.
+ * @type: swap type.
+ *
+ * Context: si->lock held, for a count that agrees with inuse_pages.
+ */
+long cs_line_credit(unsigned int type)
+{
+	long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += atomic_read(&per_cpu(cs_pcp, cpu).credit[type]);
+	return sum;
 }

@@ -30,21 +30,6 @@
 #include <clusterswap/warn.h>
 
 /*
- * The block driver's slot-free notification (zram drops the slot's data).
- * The kernel calls it through the same pointer: one of the two indirect
- * calls the IBT check allows (6.1 has no IBT; the check is the same).
- */
-static noinline void cs_kcall_slot_free_notify(struct swap_info_struct *si,
-					       unsigned long offset)
-{
-	void (*notify)(struct block_device *bdev, unsigned long offset);
-
-	notify = si->bdev->bd_disk->fops->swap_slot_free_notify;
-	if (notify)
-		notify(si->bdev, offset);
-}
-
-/*
  * frontswap_invalidate_page(): only once a backend (zswap) registered, as
  * the inline wrapper tests; __frontswap_invalidate_page() itself would hit
  * VM_BUG_ON(!frontswap_ops) on a DEBUG_VM kernel without one.
@@ -173,8 +158,8 @@ static void cs_account_freed(struct swap_info_struct *si, unsigned int nr)
  * Context: ci->lock held, no other swap lock; may run with IRQs off (a slot
  * cache drain); never sleeps.
  */
-static void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluster_info *ci,
-				 unsigned long offset, unsigned int nr)
+void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluster_info *ci,
+			  unsigned long offset, unsigned int nr)
 {
 	cs_release_slots(si, ci, offset, nr);
 	if (!ci->data && !cs_free_keeps(si, ci) && cs_trylock_si_under_ci(si, ci)) {
@@ -186,85 +171,14 @@ static void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluste
 	cs_account_freed(si, nr);
 }
 
-/* Every slot of the range holds only the cache's reference. */
-static bool cs_only_cached(struct swap_info_struct *si, unsigned long offset, unsigned int nr)
-{
-	unsigned char *map = si->swap_map + offset;
-	unsigned int i;
-
-	for (i = 0; i < nr; i++)
-		if (map[i] != SWAP_HAS_CACHE)
-			return false;
-	return true;
-}
-
-void cs_free_slots(struct swap_info_struct *si, unsigned long offset, unsigned int nr)
-{
-	struct swap_cluster_info *ci = cs_cluster_of(si, offset);
-
-	spin_lock(&ci->lock);
-	if (cs_warn_once(!cs_only_cached(si, offset, nr),
-			 "freeing swap slots %u:%lu+%u not held by the cache alone\n",
-			 si->type, offset, nr)) {
-		/* Leak the range rather than free a slot in use. */
-		spin_unlock(&ci->lock);
-		return;
-	}
-	cs_free_slots_locked(si, ci, offset, nr);
-}
-
 /*
  * Slots of devices without cluster_info stay with stock code, which the
  * module never races there (it allocates only on devices with clusters):
  * stock's final free, frontswap invalidation included, directly.
  */
-static void cs_free_stock(swp_entry_t entry)
+void cs_free_stock(swp_entry_t entry)
 {
 	cs_sym_call2(CS_SYM_swapcache_free_entries, &entry, 1);
-}
-
-static void cs_free_entry(swp_entry_t entry)
-{
-	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
-
-	if (cs_warn_once(!si, "freeing a slot of unknown swap type %u\n", swp_type(entry)))
-		return;
-	if (si->cluster_info)
-		cs_free_slots(si, swp_offset(entry), 1);
-	else
-		cs_free_stock(entry);
-}
-
-/**
- * cs_free_swap_slot() - Replacement for free_swap_slot().
- * @entry: a slot whose last reference is gone (its byte is SWAP_HAS_CACHE).
- *
- * Context: any context free_swap_slot() is called in: after cluster locks
- * are dropped; never sleeps.
- */
-void cs_free_swap_slot(swp_entry_t entry)
-{
-	cs_hook_enter(CS_SYM_free_swap_slot);
-	cs_free_entry(entry);
-	cs_hook_exit();
-}
-
-/**
- * cs_swapcache_free_entries() - Replacement for swapcache_free_entries().
- * @entries: slots whose bytes are SWAP_HAS_CACHE.
- * @n: how many.
- *
- * Reached while the module serves only from the slot cache's drain (the
- * switch-on, swapoff, CPU offline), which may run with IRQs off.
- */
-void cs_swapcache_free_entries(swp_entry_t *entries, int n)
-{
-	int i;
-
-	cs_hook_enter(CS_SYM_swapcache_free_entries);
-	for (i = 0; i < n; i++)
-		cs_free_entry(entries[i]);
-	cs_hook_exit();
 }
 
 /*
@@ -340,18 +254,4 @@ void cs_put_folio(struct folio *folio, swp_entry_t entry)
 		}
 	}
 	cs_sym_call2(CS_SYM_put_swap_folio, folio, entry.val);
-}
-
-/**
- * cs_put_swap_folio() - Replacement for put_swap_folio(): cs_put_folio().
- * @folio: a folio leaving the swap cache.
- * @entry: its first swap entry.
- *
- * Context: as cs_put_folio().
- */
-void cs_put_swap_folio(struct folio *folio, swp_entry_t entry)
-{
-	cs_hook_enter(CS_SYM_put_swap_folio);
-	cs_put_folio(folio, entry);
-	cs_hook_exit();
 }

@@ -36,6 +36,7 @@
 #include <clusterswap/credit.h>
 #include <clusterswap/cluster_locks.h>
 #include <clusterswap/pack.h>
+#include <clusterswap/free.h>
 
 /* 6.1 swaps out PMD THP whole (block devices only) and splits anything else. */
 #define CS_PMD_ORDER		ilog2(CS_SWAPFILE_CLUSTER)
@@ -112,15 +113,8 @@ static inline unsigned long cs_cluster_index(struct swap_info_struct *si,
 	return ci - si->cluster_info;
 }
 
-/* 6.1/free.c */
-void cs_free_slots(struct swap_info_struct *si, unsigned long offset, unsigned int nr);
-void cs_put_folio(struct folio *folio, swp_entry_t entry);
-
 /* The replacements (6.1/alloc.c, 6.1/free.c), listed in 6.1/hooks.c. */
 swp_entry_t cs_folio_alloc_swap(struct folio *folio);
-void cs_free_swap_slot(swp_entry_t entry);
-void cs_put_swap_folio(struct folio *folio, swp_entry_t entry);
-void cs_swapcache_free_entries(swp_entry_t *entries, int n);
 swp_entry_t cs_get_swap_page_of_type(int type);
 
 /* 6.1/serve.c: whether the module allocates (the switch is on and settled). */

@@ -34,6 +34,7 @@
 #include <clusterswap/credit.h>
 #include <clusterswap/cluster_locks.h>
 #include <clusterswap/pack.h>
+#include <clusterswap/free.h>
 
 #define CS_PMD_ORDER		ilog2(CS_SWAPFILE_CLUSTER)
 
@@ -146,16 +147,9 @@ static inline unsigned long cs_cluster_index(struct swap_info_struct *si,
 	return ci - si->cluster_info;
 }
 
-/* 6.12/free.c */
-void cs_free_slots(struct swap_info_struct *si, unsigned long offset, unsigned int nr);
-void cs_put_folio(struct folio *folio, swp_entry_t entry);
-
 /* The replacements (6.12/alloc.c, 6.12/free.c), listed in 6.12/hooks.c. */
 swp_entry_t cs_folio_alloc_swap(struct folio *folio);
-void cs_free_swap_slot(swp_entry_t entry);
-void cs_put_swap_folio(struct folio *folio, swp_entry_t entry);
 void cs_free_swap_and_cache_nr(swp_entry_t entry, int nr);
-void cs_swapcache_free_entries(swp_entry_t *entries, int n);
 swp_entry_t cs_get_swap_page_of_type(int type);
 void cs_swap_entry_range_free(struct swap_info_struct *si, swp_entry_t entry,
 			      unsigned int nr);

@@ -13,23 +13,7 @@
 #include <clusterswap/hooks.h>
 #include <clusterswap/control.h>
 #include <clusterswap/line.h>
-
-#define cs_sum(field) ({					\
-	unsigned long __sum = 0;				\
-	int __cpu;						\
-	for_each_possible_cpu(__cpu)				\
-		__sum += per_cpu(cs_stats, __cpu).field;	\
-	__sum;							\
-})
-
-/* Per 1000 allocations, with one decimal: "1.9". */
-static void cs_show_per_mille(struct seq_file *m, const char *name,
-			      unsigned long n, unsigned long allocs)
-{
-	unsigned long tenths = allocs ? n * 10000 / allocs : 0;
-
-	seq_printf(m, "%s %lu.%lu\n", name, tenths / 10, tenths % 10);
-}
+#include <clusterswap/stats.h>
 
 /**
  * cs_line_show_stats() - The allocator's counters, summed over CPUs.
@@ -111,22 +95,6 @@ void cs_line_show_percpu(struct seq_file *m)
 	}
 }
 
-/**
- * cs_line_credit() - inuse_pages credit all CPUs hold on swap type @type.
- * @type: swap type.
- *
- * Context: si->lock held, for a count that agrees with inuse_pages.
- */
-long cs_line_credit(unsigned int type)
-{
-	long sum = 0;
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		sum += atomic_read(&per_cpu(cs_pcp, cpu).credit[type]);
-	return sum;
-}
-
 size_t cs_line_percpu_bytes(void)
 {
 	return sizeof(struct cs_pcp) + sizeof(struct cs_stats);
@@ -148,14 +116,6 @@ bool cs_line_cluster_held(struct swap_info_struct *si, unsigned long idx)
  * so that monitoring can read them without root.  Each is the debugfs
  * "stats" line named beside it; debugfs keeps the rest.
  */
-#define CS_SYSFS_STAT(name, sum)					\
-static ssize_t name##_show(struct kobject *kobj,			\
-			   struct kobj_attribute *attr, char *buf)	\
-{									\
-	return sysfs_emit(buf, "%lu\n", (unsigned long)(sum));		\
-}									\
-static struct kobj_attribute cs_stat_attr_##name = __ATTR_RO(name)
-
 /* A per-order counter summed over CPUs and orders (large_fail[0] stays 0). */
 #define cs_sum_orders(field) ({					\
 	unsigned long __total = 0;				\
