@@ -197,9 +197,13 @@ boot_mode() {
 #   idle_reclaim      the module frees idle swap cache when short of room, as
 #                     6.12's stock allocator and reclaim worker do (6.1's
 #                     stock scan does it in the module's fallback)
+#   test_resume       the kernel's hibernation test_resume mode works with a
+#                     swap device (6.12; Debian's 6.1.192 opens the resume
+#                     device exclusively in that mode, swapon holds it, and
+#                     stock fails with "Image not found (code -16)")
 line_capabilities() {
 	case $line in
-	6.12) echo allocator mthp order_lists stock_range_free idle_reclaim ;;
+	6.12) echo allocator mthp order_lists stock_range_free idle_reclaim test_resume ;;
 	6.1) echo allocator ;;
 	*) echo ;;
 	esac

@@ -13,7 +13,7 @@
 TIMEOUT_hibernation_cycle_keeps_pages=600
 DISK_hibernation_cycle_keeps_pages=1024
 BOOT_hibernation_cycle_keeps_pages=own
-NEEDS_hibernation_cycle_keeps_pages=allocator
+NEEDS_hibernation_cycle_keeps_pages="allocator test_resume"
 END_hibernation_cycle_keeps_pages=serial
 
 # hib_verdict PASS|FAIL [reason]: report on the serial console and power off.
