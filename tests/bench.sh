@@ -1,9 +1,10 @@
 #!/bin/bash
 # make bench: the true stock kernel against clusterswap, on the same VM and the
-# same workloads, in one run.  Boots Debian 13's stock 6.12 kernel in QEMU once
-# per vCPU count; in each boot every workload runs BENCH_ROUNDS rounds of the
-# three arms in turn (tests/bench/guest.sh): unloaded (the module not
-# loaded), off (loaded, enabled=0), on (enabled=1).
+# same workloads, in one run.  For each kernel line (Debian 13's stock 6.12,
+# Debian 12's stock 6.1) boots the kernel in QEMU once per vCPU count; in
+# each boot every workload runs BENCH_ROUNDS rounds of the three arms in turn
+# (tests/bench/guest.sh): unloaded (the module not loaded), off (loaded,
+# enabled=0), on (enabled=1).
 #
 #   verifier  threads (one per vCPU) write, swap and verify pages through zram
 #             in a memory cgroup
@@ -13,7 +14,8 @@
 #   stressng  Debian's stress-ng --pageswap --verify, bogo ops per second
 #   single    one thread, sequential: the no-regression guard
 #
-# Environment: BENCH_ROUNDS (default 7), BENCH_SMP (default "1 2 4 8"),
+# Environment: BENCH_KERNELS (default "6.12 6.1"), BENCH_ROUNDS (default 7),
+# BENCH_SMP (default "1 2 4 8"),
 # BENCH_QUICK=1 (3 rounds at -smp 2: a look, not a result),
 # BENCH_REPORT_ONLY=1 (the report and plot again from the last run's logs),
 # BENCH_PROFILE=1 (after the rounds, a perf profile of each workload,
@@ -23,8 +25,8 @@
 # Reports system microseconds per page swapped out and pages out per second,
 # per arm median [min, max], and on/unloaded, off/unloaded as ratios of
 # medians with bootstrap 95% intervals (tests/bench/report.py); every run's
-# raw figures go to build/bench/runs.tsv, and build/bench/sys_us_per_page.svg
-# plots the series (gnuplot).  Every run verifies its pages; a bad page stops
+# raw figures go to build/bench/<line>/runs.tsv, and
+# build/bench/<line>/sys_us_per_page.svg plots the series (gnuplot).  Every run verifies its pages; a bad page stops
 # the benchmark.
 #
 # The guest runs on TCG (software emulation: see tests/vm/run-vm.sh), so the
@@ -43,58 +45,65 @@ if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	smps=${BENCH_SMP:-2}
 fi
 workloads=${BENCH_WORKLOADS:-verifier pageout stressng single}
-out=$top/build/bench
+kernels=${BENCH_KERNELS:-6.12 6.1}
 [ "$(id -u)" = 0 ] || { echo "make bench: run as root (debootstrap, chroot, QEMU)"; exit 1; }
 t0=$(date +%s)
 
-# BENCH_REPORT_ONLY=1: the report and plot again, from build/bench/smp*.log.
-[ "${BENCH_REPORT_ONLY:-0}" = 1 ] && { [ -n "$(ls "$out"/smp*.log 2>/dev/null)" ] ||
-	{ echo "bench: no build/bench/smp*.log to report"; exit 1; }; }
-if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
-"$top/tests/vm/mkroot.sh" trixie
-"$top/tests/vm/root-warm.sh" trixie
-root=$cache/roots/trixie
-kver=$(ls "$root/lib/modules" | sort -V | tail -n 1)
-if ! [ -x "$root/usr/bin/stress-ng" ] || ! [ -e "$root/usr/bin/perf" ]; then
-	echo "bench: installing stress-ng and perf into the trixie root"
-	mount -t proc proc "$root/proc"
-	DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq --no-install-recommends \
-		stress-ng linux-perf >/dev/null ||
-		{ umount -l "$root/proc"; echo "bench: cannot install stress-ng and linux-perf"; exit 1; }
-	chroot "$root" apt-get clean
-	umount -l "$root/proc"
-fi
-command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-	--no-install-recommends gnuplot-nox >/dev/null || echo "bench: no gnuplot: no plot"
+# suite_of LINE: the Debian release whose stock kernel the line is.
+suite_of() {
+	case $1 in
+	6.12) echo trixie ;;
+	6.1) echo bookworm ;;
+	*) echo "bench: no such kernel line '$1' (BENCH_KERNELS: 6.12 6.1)" >&2; return 1 ;;
+	esac
+}
 
-job=$cache/jobs/bench
-rm -rf "$job"
-mkdir -p "$job/bin"
-echo "bench: building clusterswap.ko and the workloads for $kver"
-ko=$("$top/tests/vm/build.sh" trixie "$kver" | tail -n 1)
-cp "$ko" "$job/clusterswap.ko"
-rm -rf "$root/tmp/cs-bench"
-mkdir -p "$root/tmp/cs-bench"
-cp "$top/tests/guest/programs/verifier.c" "$top/tests/guest/programs/pageout.c" "$root/tmp/cs-bench/"
-for p in verifier pageout; do
-	chroot "$root" gcc -O2 -static -pthread -o /tmp/cs-bench/$p /tmp/cs-bench/$p.c
-	cp "$root/tmp/cs-bench/$p" "$job/bin/"
-done
-cp "$top/tests/guest/lib.sh" "$job/"
-cp "$top/tests/bench/guest.sh" "$job/run.sh"
+# run_line LINE: every vCPU count's boot on LINE's stock kernel, its console
+# logs into $out.  Exits on a guest that fails or a bad page.
+run_line() {
+	local line=$1 suite root kver job ko p smp w x
+	suite=$(suite_of "$line")
+	"$top/tests/vm/mkroot.sh" "$suite"
+	"$top/tests/vm/root-warm.sh" "$suite"
+	root=$cache/roots/$suite
+	kver=$(ls "$root/lib/modules" | grep -v csdebug | sort -V | tail -n 1)
+	if ! [ -x "$root/usr/bin/stress-ng" ] || ! [ -e "$root/usr/bin/perf" ]; then
+		echo "bench: installing stress-ng and perf into the $suite root"
+		mount -t proc proc "$root/proc"
+		DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq --no-install-recommends \
+			stress-ng linux-perf >/dev/null ||
+			{ umount -l "$root/proc"; echo "bench: cannot install stress-ng and linux-perf"; exit 1; }
+		chroot "$root" apt-get clean
+		umount -l "$root/proc"
+	fi
 
-rm -rf "$out"
-mkdir -p "$out"
-for smp in $smps; do
-	w=
-	for x in $workloads; do
-		case $x in
-		stressng | single) [ "$smp" = 2 ] && w="$w $x" ;;
-		*) w="$w $x" ;;
-		esac
+	job=$cache/jobs/bench-$suite
+	rm -rf "$job"
+	mkdir -p "$job/bin"
+	echo "bench: building clusterswap.ko and the workloads for $kver"
+	ko=$("$top/tests/vm/build.sh" "$suite" "$kver" | tail -n 1)
+	cp "$ko" "$job/clusterswap.ko"
+	rm -rf "$root/tmp/cs-bench"
+	mkdir -p "$root/tmp/cs-bench"
+	cp "$top/tests/guest/programs/verifier.c" "$top/tests/guest/programs/pageout.c" "$root/tmp/cs-bench/"
+	for p in verifier pageout; do
+		chroot "$root" gcc -O2 -static -pthread -o /tmp/cs-bench/$p /tmp/cs-bench/$p.c
+		cp "$root/tmp/cs-bench/$p" "$job/bin/"
 	done
-	[ -n "$w" ] || continue
-	cat >"$job/bench.conf" <<CONF
+	cp "$top/tests/guest/lib.sh" "$job/"
+	cp "$top/tests/bench/guest.sh" "$job/run.sh"
+	echo "$kver" >"$out/kernel"
+
+	for smp in $smps; do
+		w=
+		for x in $workloads; do
+			case $x in
+			stressng | single) [ "$smp" = 2 ] && w="$w $x" ;;
+			*) w="$w $x" ;;
+			esac
+		done
+		[ -n "$w" ] || continue
+		cat >"$job/bench.conf" <<CONF
 WORKLOADS="$w"
 ROUNDS=$rounds
 MEMCG_MIB=96
@@ -105,20 +114,23 @@ PAGEOUT_LOOPS=3
 STRESS_SECONDS=15
 PROFILE=${BENCH_PROFILE:-0}
 CONF
-	echo
-	echo "bench: -smp $smp:$w, $rounds rounds of unloaded, off, on"
-	VM_SMP=$smp "$top/tests/vm/run-vm.sh" trixie "$kver" "$job" 7200 ||
-		{ echo "bench: the guest did not finish"; exit 1; }
-	cp "$job/out/console.log" "$out/smp$smp.log"
-	cat "$out/smp$smp.log"
-	[ "$(cat "$job/out/rc")" = 0 ] || { echo "bench: failed in the guest"; exit 1; }
-done
-fi
+		echo
+		echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on"
+		VM_SMP=$smp "$top/tests/vm/run-vm.sh" "$suite" "$kver" "$job" 7200 ||
+			{ echo "bench: the guest did not finish"; exit 1; }
+		cp "$job/out/console.log" "$out/smp$smp.log"
+		cat "$out/smp$smp.log"
+		[ "$(cat "$job/out/rc")" = 0 ] || { echo "bench: failed in the guest"; exit 1; }
+	done
+}
 
-echo
-echo "bench: ${kver:-the last run}, TCG on $(nproc) host cores; arms interleaved in each boot"
-python3 "$top/tests/bench/report.py" "$out" "$out"/smp*.log | tee "$out/report.txt"
-if command -v gnuplot >/dev/null; then
+# report_line LINE: the figures, the ratios and the plot from $out's logs.
+report_line() {
+	local blocks
+	echo
+	echo "bench: $(cat "$out/kernel" 2>/dev/null || echo "the $1 line"), TCG on $(nproc) host cores; arms interleaved in each boot"
+	python3 "$top/tests/bench/report.py" "$out" "$out"/smp*.log | tee "$out/report.txt"
+	command -v gnuplot >/dev/null || return 0
 	blocks=$(grep -c '^# ' "$out/sys_us_per_page.dat")
 	gnuplot <<PLOT && echo "plot: $out/sys_us_per_page.svg"
 set terminal svg size 900,$((360 * blocks)) dynamic
@@ -129,11 +141,35 @@ set ylabel "system us per page swapped out"
 set key top left
 set logscale x 2
 $(i=0; grep '^# ' "$out/sys_us_per_page.dat" | while read -r _ name _; do
-	echo "set title \"${name%:} (median of $rounds runs)\""
+	echo "set title \"$1: ${name%:} (median of $rounds runs)\""
 	echo "plot '$out/sys_us_per_page.dat' index $i using 1:2 with linespoints title 'unloaded', '' index $i using 1:3 with linespoints title 'off', '' index $i using 1:4 with linespoints title 'on'"
 	i=$((i + 1))
 done)
 unset multiplot
 PLOT
+}
+
+for line in $kernels; do
+	suite_of "$line" >/dev/null || exit 1
+done
+if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
+	command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+		--no-install-recommends gnuplot-nox >/dev/null || echo "bench: no gnuplot: no plot"
 fi
+for line in $kernels; do
+	out=$top/build/bench/$line
+	# BENCH_REPORT_ONLY=1: the report and plot again, from the last run's logs.
+	if [ "${BENCH_REPORT_ONLY:-0}" = 1 ]; then
+		[ -n "$(ls "$out"/smp*.log 2>/dev/null)" ] ||
+			{ echo "bench: no $out/smp*.log to report"; exit 1; }
+	else
+		rm -rf "$out"
+		mkdir -p "$out"
+		run_line "$line"
+	fi
+done
+for line in $kernels; do
+	out=$top/build/bench/$line
+	report_line "$line"
+done
 echo "took $(( $(date +%s) - t0 ))s"

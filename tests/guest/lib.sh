@@ -211,3 +211,22 @@ compiler_cache_note() {
 		$1 ~ /_cache_hit$/ { hit += $2 } $1 == "cache_miss" { miss += $2 }
 		END { printf "  compiler cache: %d objects from the cache, %d compiled\n", hit, miss }'
 }
+
+# holes_start SEED: zram0 filled, every other slot freed; $holes_pid keeps
+# the rest until holes_end.
+holes_start() {
+	$BIN/holes -m 96 -s "$1" >/tmp/holes.out &
+	holes_pid=$!
+	i=0
+	while ! grep -q ready /tmp/holes.out && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	grep -q ready /tmp/holes.out || fail "holes did not get ready in 60 s"
+	note "$(cat /tmp/holes.out); zram0 used $(swap_used /dev/zram0) of $(swap_size /dev/zram0) KiB"
+}
+
+holes_end() {
+	kill -USR1 "$holes_pid"
+	wait "$holes_pid"
+	rc=$?
+	note "$(tail -n 1 /tmp/holes.out)"
+	[ "$rc" = 0 ] || fail "the pages kept in swap are not intact ($1)"
+}

@@ -191,9 +191,6 @@ boot_mode() {
 #                     whole, per-order cluster lists (6.12: 6.1 has no mTHP)
 #   order_lists       the nonfull/frag/full lists stock keeps per order, in
 #                     debugfs and clusterswap-top (6.12)
-#   stock_range_free  stock's own final free, swap_entry_range_free(),
-#                     served by the module while stock code calls it (6.12:
-#                     on 6.1 no stock final free runs while the module serves)
 #   idle_reclaim      the module frees idle swap cache when short of room, as
 #                     6.12's stock allocator and reclaim worker do (6.1's
 #                     stock scan does it in the module's fallback)
@@ -203,7 +200,7 @@ boot_mode() {
 #                     stock fails with "Image not found (code -16)")
 line_capabilities() {
 	case $line in
-	6.12) echo allocator mthp order_lists stock_range_free idle_reclaim test_resume ;;
+	6.12) echo allocator mthp order_lists idle_reclaim test_resume ;;
 	6.1) echo allocator ;;
 	*) echo ;;
 	esac

@@ -1,18 +1,52 @@
-# At -smp 8, 8 threads swap through zram in a memory cgroup.  First with the
-# module on throughout: allocations take si->lock at most twice per 1000
-# order-0 allocations (printed, with the acquisitions by frees beside it).
+# At -smp 8, 8 threads swap through zram in a memory cgroup.  First stock,
+# the module not loaded: kprobes count stock's calls that take si->lock (at
+# least once each: get_swap_pages() for allocations, swapcache_free_entries()
+# for frees) against its folio allocations, a lower bound printed for
+# comparison.  Then the module on throughout: allocations take si->lock at
+# most twice per 1000 order-0 allocations (printed, with the acquisitions by
+# frees beside it).
 # Then the switch flips every 200 ms for 60 s (at least 150 flips).  Every
 # page comes back intact.
-TIMEOUT_smp8_takes_si_lock_rarely=420
+TIMEOUT_smp8_takes_si_lock_rarely=540
 SMP_smp8_takes_si_lock_rarely=8
 BOOT_smp8_takes_si_lock_rarely=own
 NEEDS_smp8_takes_si_lock_rarely=allocator
+K=/sys/kernel/tracing
+
+# per_mille N OF: N per 1000 OF, one decimal.
+per_mille() {
+	echo "$(($1 * 10000 / $2 / 10)).$(($1 * 10000 / $2 % 10))"
+}
+
+# probe_hits EVENT: how often the kprobe EVENT fired.
+probe_hits() {
+	awk -v e="$1" '$1 == e || $1 == "cs_smp8/" e {print $2}' $K/kprobe_profile
+}
+
+# stock_figure: the same load on stock, its si->lock-taking calls counted.
+stock_figure() {
+	for f in folio_alloc_swap get_swap_pages swapcache_free_entries; do
+		echo "p:cs_smp8/$f $f" >>$K/kprobe_events || fail "cannot put a kprobe on $f"
+	done
+	echo 1 >$K/events/cs_smp8/enable
+	in_memcg smp8 $BIN/verifier -t 8 -m 96 -p 2 -s 70
+	verifier_ok $? "at -smp 8, stock"
+	echo 0 >$K/events/cs_smp8/enable
+	sa=$(probe_hits folio_alloc_swap); sg=$(probe_hits get_swap_pages); sf=$(probe_hits swapcache_free_entries)
+	for f in folio_alloc_swap get_swap_pages swapcache_free_entries; do
+		echo "-:cs_smp8/$f" >>$K/kprobe_events
+	done
+	[ "${sa:-0}" -gt 10000 ] || fail "only ${sa:-0} stock folio allocations under the 8-thread load"
+	note "stock, 8 threads: $sa folio allocations; get_swap_pages $sg calls (at least $(per_mille "$sg" "$sa") si->lock holds per 1000), swapcache_free_entries $sf calls (at least $(per_mille "$sf" "$sa") per 1000 allocations)"
+}
+
 test_smp8_takes_si_lock_rarely() {
 	[ "$(nproc)" = 8 ] || fail "booted with $(nproc) CPUs, want 8"
 	zram_swap 0 2G
+	memcg smp8 48
+	stock_figure
 	cs_load
 	cs_set 1
-	memcg smp8 48
 	a0=$(cs_stat alloc.order0); la0=$(cs_stat si_lock.alloc); lf0=$(cs_stat si_lock.free)
 	in_memcg smp8 $BIN/verifier -t 8 -m 96 -p 2 -s 71
 	verifier_ok $? "at -smp 8, module on"
@@ -20,7 +54,7 @@ test_smp8_takes_si_lock_rarely() {
 	la=$(( $(cs_stat si_lock.alloc) - la0 ))
 	lf=$(( $(cs_stat si_lock.free) - lf0 ))
 	[ "$a" -gt 10000 ] || fail "only $a order-0 allocations under the 8-thread load"
-	note "8 threads: $a order-0 allocations; si->lock taken $la times by allocations ($((la * 10000 / a / 10)).$((la * 10000 / a % 10)) per 1000), $lf by frees ($((lf * 10000 / a / 10)).$((lf * 10000 / a % 10)) per 1000 allocations)"
+	note "clusterswap, 8 threads: $a order-0 allocations; si->lock taken $la times by allocations ($(per_mille "$la" "$a") per 1000), $lf by frees ($(per_mille "$lf" "$a") per 1000 allocations)"
 	cs_stats_note alloc.fast alloc.slow alloc.in_use_skipped list_moves si_lock.trylock_fail credit.take credit.return
 	[ $((la * 1000)) -le $((2 * a)) ] || fail "si->lock taken $la times for $a allocations (over 2 per 1000)"
 	cs_check_ok "8 threads at -smp 8"
