@@ -1,8 +1,10 @@
 # Hibernation's swap slots (get_swap_page_of_type, taken through
 # /dev/snapshot as the kernel's image writer takes them) come from a device
 # the module serves while a load swaps to it: 32768 slots, none handed out
-# twice, all freed again, no device shown fuller than its size; the load's
-# pages verify and debugfs check reads ok.  The time the 32768 slots took is
+# twice, all freed again (after switch-off, swapoff brings back every slot
+# still in use within 60 s: a slot or a count leaked would keep it looping),
+# no device shown fuller than its size; the load's pages verify and debugfs
+# check reads ok.  The time the 32768 slots took is
 # printed stock and with the module on (upstream's 6.15 hibernation slowdown
 # was in this allocation).  A whole hibernation cycle is not run here: a
 # test_resume cycle in this harness hung with the module off (its root and
@@ -42,7 +44,12 @@ test_hibernation_slots_beside_load() {
 		fail "hibernation's allocation did not come through the module"
 	cs_check_ok "hibernation's slot allocation"
 	cs_set 0
-	used=$(swap_used /dev/vda)
-	[ "$used" = 0 ] || fail "vda still shows $used KiB in use after everything was freed"
+	# What /proc/swaps still counts now may be swap cache (a swap-in's
+	# readahead from vda that nobody mapped, freed only by reclaim) or, with
+	# the module off, slots in stock's per-CPU slot cache: not a leak.
+	# swapoff takes all of it back, or loops on what was leaked.
+	note "after switch-off: vda $(swap_used /dev/vda) KiB in use, SwapCached $(awk '$1 == "SwapCached:" {print $2}' /proc/meminfo) KiB"
+	timeout 60 swapoff /dev/vda ||
+		fail "swapoff vda did not finish in 60 s after everything was freed ($(swap_used /dev/vda) KiB still in use)"
 	cs_unload
 }
