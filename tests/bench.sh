@@ -26,8 +26,8 @@
 # per arm median [min, max], and on/unloaded, off/unloaded as ratios of
 # medians with bootstrap 95% intervals (tests/bench/report.py); every run's
 # raw figures go to build/bench/<line>/runs.tsv, and
-# build/bench/<line>/sys_us_per_page.svg plots the series (gnuplot).  Every run verifies its pages; a bad page stops
-# the benchmark.
+# build/bench/<line>/sys_us_per_page.svg plots the series (gnuplot).  Every
+# run verifies its pages; a bad page stops the benchmark.
 #
 # The guest runs on TCG (software emulation: see tests/vm/run-vm.sh), so the
 # absolute figures are far below real hardware; only ratios taken in the same
@@ -58,10 +58,16 @@ suite_of() {
 	esac
 }
 
+# out_of LINE: where LINE's logs, report and plot go.
+out_of() {
+	echo "$top/build/bench/$1"
+}
+
 # run_line LINE: every vCPU count's boot on LINE's stock kernel, its console
-# logs into $out.  Exits on a guest that fails or a bad page.
+# logs into out_of LINE.  Exits on a guest that fails or a bad page.
 run_line() {
-	local line=$1 suite root kver job ko p smp w x
+	local line=$1 out suite root kver job ko p smp w x
+	out=$(out_of "$line")
 	suite=$(suite_of "$line")
 	"$top/tests/vm/mkroot.sh" "$suite"
 	"$top/tests/vm/root-warm.sh" "$suite"
@@ -124,9 +130,10 @@ CONF
 	done
 }
 
-# report_line LINE: the figures, the ratios and the plot from $out's logs.
+# report_line LINE: the figures, the ratios and the plot from LINE's logs.
 report_line() {
-	local blocks
+	local out blocks
+	out=$(out_of "$1")
 	echo
 	echo "bench: $(cat "$out/kernel" 2>/dev/null || echo "the $1 line"), TCG on $(nproc) host cores; arms interleaved in each boot"
 	python3 "$top/tests/bench/report.py" "$out" "$out"/smp*.log | tee "$out/report.txt"
@@ -157,19 +164,17 @@ if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
 		--no-install-recommends gnuplot-nox >/dev/null || echo "bench: no gnuplot: no plot"
 fi
 for line in $kernels; do
-	out=$top/build/bench/$line
 	# BENCH_REPORT_ONLY=1: the report and plot again, from the last run's logs.
 	if [ "${BENCH_REPORT_ONLY:-0}" = 1 ]; then
-		[ -n "$(ls "$out"/smp*.log 2>/dev/null)" ] ||
-			{ echo "bench: no $out/smp*.log to report"; exit 1; }
+		[ -n "$(ls "$(out_of "$line")"/smp*.log 2>/dev/null)" ] ||
+			{ echo "bench: no $(out_of "$line")/smp*.log to report"; exit 1; }
 	else
-		rm -rf "$out"
-		mkdir -p "$out"
+		rm -rf "$(out_of "$line")"
+		mkdir -p "$(out_of "$line")"
 		run_line "$line"
 	fi
 done
 for line in $kernels; do
-	out=$top/build/bench/$line
 	report_line "$line"
 done
 echo "took $(( $(date +%s) - t0 ))s"
