@@ -190,6 +190,18 @@ thp_stat() {
 	cat "/sys/kernel/mm/transparent_hugepage/hugepages-$1/stats/$2" 2>/dev/null || echo 0
 }
 
+# mthp64 always|never: set 64 KiB mTHP where the kernel has it (6.12); on a
+# kernel without mTHP (6.1) returns 1, and "always" notes that only order 0
+# and PMD THP run.
+mthp64() {
+	if ! [ -d /sys/kernel/mm/transparent_hugepage/hugepages-64kB ]; then
+		[ "$1" = never ] || note "64 KiB mTHP: this kernel has none (order 0 and PMD THP only)"
+		return 1
+	fi
+	echo "$1" >/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled ||
+		fail "cannot set 64kB mTHP to $1"
+}
+
 # flip_for SECONDS: flip the switch every 200 ms (flipper) for SECONDS, ending
 # on 0; sets $flips and $flip_slowest_ms.  Fails if a write did not take.
 flip_for() {

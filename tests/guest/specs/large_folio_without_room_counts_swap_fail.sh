@@ -15,9 +15,8 @@ fail_events() {
 }
 
 test_large_folio_without_room_counts_swap_fail() {
-	T=/sys/kernel/mm/transparent_hugepage
 	zram_swap 0 64M
-	echo always >$T/hugepages-64kB/enabled || fail "cannot enable 64kB mTHP"
+	mthp64 always || fail "needs 64 KiB mTHP"
 	memcg frag 16
 	cs_load
 	holes_start 125
@@ -25,7 +24,7 @@ test_large_folio_without_room_counts_swap_fail() {
 	cs_set 1
 	fail_events clusterswap 127
 	holes_end "64 KiB folios"
-	echo never >$T/hugepages-64kB/enabled
+	mthp64 never
 	cs_stats_note alloc.order4 large_fallback.order4
 	[ "$fail_stock" -gt 0 ] || fail "stock counted no swap fail event: the test did not make 64 KiB allocations fail"
 	[ "$fail_clusterswap" -gt 0 ] || fail "no memory.swap.events fail with the module on (stock: $fail_stock)"

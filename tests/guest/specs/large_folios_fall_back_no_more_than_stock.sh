@@ -34,8 +34,7 @@ churn_run() {
 }
 
 test_large_folios_fall_back_no_more_than_stock() {
-	T=/sys/kernel/mm/transparent_hugepage
-	echo always >$T/hugepages-64kB/enabled || fail "cannot enable 64kB mTHP"
+	mthp64 always || fail "needs 64 KiB mTHP"
 	cs_load
 	for s in 61 62; do
 		cs_set 0
@@ -46,7 +45,7 @@ test_large_folios_fall_back_no_more_than_stock() {
 	done
 	cs_set 0
 	swap_clear
-	echo never >$T/hugepages-64kB/enabled
+	mthp64 never
 	cs_stats_note alloc.order4 large_fallback.order4 alloc.slow
 	[ "$stock_out" -gt 0 ] && [ "$clusterswap_out" -gt 0 ] ||
 		fail "no 64 KiB folio swapped out whole (stock $stock_out, clusterswap $clusterswap_out)"

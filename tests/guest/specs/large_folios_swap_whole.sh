@@ -25,13 +25,11 @@ thp_run() {
 test_large_folios_swap_whole() {
 	T=/sys/kernel/mm/transparent_hugepage
 	mthp=
-	[ -d $T/hugepages-64kB ] && mthp=1
 	zram_swap 0 1G
-	if [ -n "$mthp" ]; then
-		echo always >$T/hugepages-64kB/enabled || fail "cannot enable 64kB mTHP"
+	if mthp64 always; then
+		mthp=1
 		echo always >$T/hugepages-2048kB/enabled || fail "cannot enable PMD THP"
 	else
-		note "64 KiB mTHP: this kernel has none (order 0 and PMD THP only)"
 		echo always >$T/enabled || fail "cannot enable THP"
 	fi
 	cs_load
@@ -40,8 +38,7 @@ test_large_folios_swap_whole() {
 	cs_set 1
 	thp_run clusterswap 92
 	cs_stats_note alloc.order0 alloc.order4 alloc.order9 large_fallback.order4 large_fallback.order9
-	if [ -n "$mthp" ]; then
-		echo never >$T/hugepages-64kB/enabled
+	if mthp64 never; then
 		echo never >$T/hugepages-2048kB/enabled
 	else
 		echo never >$T/enabled

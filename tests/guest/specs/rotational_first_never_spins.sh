@@ -10,18 +10,12 @@ DISK_rotational_first_never_spins=64
 BOOT_rotational_first_never_spins=own
 NEEDS_rotational_first_never_spins=allocator
 test_rotational_first_never_spins() {
-	T=/sys/kernel/mm/transparent_hugepage
 	virtio_disk
 	echo 1 >/sys/block/vda/queue/rotational || fail "cannot mark the virtio disk rotational"
 	mkswap /dev/vda >/dev/null || fail "mkswap vda"
 	swapon -p 20 /dev/vda || fail "swapon vda"
 	zram_swap 0 96M
-	if [ -d $T/hugepages-64kB ]; then
-		echo always >$T/hugepages-64kB/enabled || fail "cannot enable 64kB mTHP"
-		note "64 KiB mTHP on"
-	else
-		note "64 KiB mTHP: this kernel has none (order 0 and PMD THP only)"
-	fi
+	mthp64 always && note "64 KiB mTHP on"
 	cs_load
 	cs_set 1
 	memcg rot 32
@@ -40,7 +34,7 @@ test_rotational_first_never_spins() {
 	note "swaps at the end of filling: $(awk 'NR > 1 {printf "%s %s/%s; ", $1, $4, $3}' /proc/swaps)"
 	wait $pid
 	verifier_ok $? "beside a rotational disk of higher priority"
-	[ -d $T/hugepages-64kB ] && echo never >$T/hugepages-64kB/enabled
+	mthp64 never
 	cs_stats_note alloc.order0 alloc.order4 alloc.order9 large_fallback.order4 alloc.stock_fallback device_full freed.stock_final_free
 	[ "$(cs_stat alloc.stock_fallback)" -gt 0 ] || fail "the module never handed a call to stock: the disk was not first"
 	[ "$(cs_stat alloc.total)" -gt 0 ] || fail "the module never allocated on zram"

@@ -12,6 +12,9 @@ SMP_smp8_takes_si_lock_rarely=8
 BOOT_smp8_takes_si_lock_rarely=own
 NEEDS_smp8_takes_si_lock_rarely=allocator
 K=/sys/kernel/tracing
+# The stock functions counted: the folio allocations, and the two that take
+# si->lock.
+STOCK_PROBES="folio_alloc_swap get_swap_pages swapcache_free_entries"
 
 # per_mille N OF: N per 1000 OF, one decimal.
 per_mille() {
@@ -25,7 +28,7 @@ probe_hits() {
 
 # stock_figure: the same load on stock, its si->lock-taking calls counted.
 stock_figure() {
-	for f in folio_alloc_swap get_swap_pages swapcache_free_entries; do
+	for f in $STOCK_PROBES; do
 		echo "p:cs_smp8/$f $f" >>$K/kprobe_events || fail "cannot put a kprobe on $f"
 	done
 	echo 1 >$K/events/cs_smp8/enable
@@ -33,7 +36,7 @@ stock_figure() {
 	verifier_ok $? "at -smp 8, stock"
 	echo 0 >$K/events/cs_smp8/enable
 	sa=$(probe_hits folio_alloc_swap); sg=$(probe_hits get_swap_pages); sf=$(probe_hits swapcache_free_entries)
-	for f in folio_alloc_swap get_swap_pages swapcache_free_entries; do
+	for f in $STOCK_PROBES; do
 		echo "-:cs_smp8/$f" >>$K/kprobe_events
 	done
 	[ "${sa:-0}" -gt 10000 ] || fail "only ${sa:-0} stock folio allocations under the 8-thread load"
