@@ -19,7 +19,7 @@
 # BENCH_QUICK=1 (3 rounds at -smp 2: a look, not a result),
 # BENCH_REPORT_ONLY=1 (the report and plot again from the last run's logs),
 # BENCH_PROFILE=1 (after the rounds, a perf profile of each workload,
-# unloaded and on, printed as "profile" lines; not counted in the figures),
+# in each arm, printed as "profile" lines; not counted in the figures),
 # BENCH_WORKLOADS (default "verifier pageout stressng single"; stressng and
 # single run only at -smp 2, the series is verifier and pageout).
 # Reports system microseconds per page swapped out and pages out per second,

@@ -124,23 +124,32 @@ for w in $WORKLOADS; do
 	done
 done
 # PROFILE=1: after the measured rounds, one more run of each workload,
-# unloaded and on, under perf record (cpu-clock, every CPU): the kernel
+# in each arm, under perf record (cpu-clock, every CPU): the kernel
 # symbols that take the time, so that a difference can be traced to code.
 # Not counted in the figures above: perf itself costs time.
 if [ "${PROFILE:-0}" = 1 ]; then
 	for w in $WORKLOADS; do
 		device "$w"
-		for a in unloaded on; do
+		for a in unloaded off on; do
 			arm "$a"
 			perf record -q -a -e cpu-clock -F 2000 -o /tmp/perf.data >/tmp/perf.log 2>&1 &
 			perf=$!
-			sleep 2
+			# perf record -a first reads every task's maps and the kernel's
+			# symbols: seconds under emulation, before its first sample.
+			sleep 10
 			workload "$w" $seed || { echo "bench: $w failed under perf"; exit 1; }
 			kill -INT $perf
-			wait $perf || { echo "bench: perf record failed: $(tail -n 3 /tmp/perf.log)"; exit 1; }
-			echo "profile $w $a: kernel symbols over 0.5% of samples"
-			perf report -q -i /tmp/perf.data --stdio --sort sym --percent-limit 0.5 2>/dev/null |
-				grep -v '^$' | head -n 40 | sed "s/^/profile $w $a |/"
+			# perf record ends by raising the SIGINT it caught again: an
+			# exit status of 128 + 2 is its normal stop.
+			wait $perf
+			rc=$?
+			[ $rc = 0 ] || [ $rc = 130 ] ||
+				{ echo "bench: perf record failed (exit $rc): $(tail -n 3 /tmp/perf.log)"; exit 1; }
+			perf report -q -n -i /tmp/perf.data --stdio --sort sym 2>/dev/null |
+				grep -v '^$' >/tmp/perf.txt
+			echo "profile $w $a: $(awk '{n += $2} END {print n + 0}' /tmp/perf.txt) samples" \
+				"(every CPU, idle included); symbols over 0.3%: share, samples"
+			awk '$1 + 0 >= 0.3' /tmp/perf.txt | head -n 60 | sed "s/^/profile $w $a |/"
 			seed=$((seed + 1))
 		done
 	done
