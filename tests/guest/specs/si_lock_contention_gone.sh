@@ -1,9 +1,11 @@
 # Debug kernels: the swap device lock (si->lock, initialised in
-# alloc_swap_info(): a lockdep class named "&p->lock") under 8 threads swapping through zram,
-# stock and then clusterswap, in the same boot: its contentions, wait time and
-# acquisitions from /proc/lock_stat.  Lockdep has watched every lock the
-# module took in the tests before; a report there fails them.
+# alloc_swap_info(): a lockdep class named "&p->lock") under 8 threads
+# swapping through zram at -smp 8, stock and then clusterswap, in the same
+# boot: its contentions, wait time and acquisitions from /proc/lock_stat,
+# and the CPU count at which it would saturate.
 TIMEOUT_si_lock_contention_gone=600
+SMP_si_lock_contention_gone=8
+BOOT_si_lock_contention_gone=own
 DEBUG_si_lock_contention_gone=only
 NEEDS_si_lock_contention_gone=allocator
 # The lock_stat lines of the classes named "&p->lock" (lockdep numbers
@@ -50,6 +52,7 @@ lock_stat_run() {
 }
 test_si_lock_contention_gone() {
 	[ -e /proc/lock_stat ] || fail "no /proc/lock_stat: not a LOCK_STAT kernel"
+	[ "$(nproc)" = 8 ] || fail "booted with $(nproc) CPUs, want 8"
 	zram_swap 0 1G
 	cs_load
 	memcg ls 64
