@@ -31,7 +31,7 @@ projection() {
 		acq = $9; hold = $12
 		if (!acq || !hold || !cpu_us || !pages) { print "      " who ": no projection (no acquisitions, hold time, CPU time or pages)"; exit }
 		a = acq / (cpu_us / 1e6); h = hold / acq / 1e6
-		printf "      %s: %d acquisitions per 1000 pages out (%d pages), mean hold %.2f us, %.0f per CPU-second; saturates at %.0f CPUs\n",
+		printf "      %s: %d acquisitions per 1000 pages out (%d pages), mean hold %.2f us, %.2f per CPU-second; saturates at %.0f CPUs\n",
 			who, acq * 1000 / pages, pages, h * 1e6, a, 1 / (a * h)
 	}' /tmp/si_lock_stat
 }
