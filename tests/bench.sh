@@ -122,7 +122,10 @@ PROFILE=${BENCH_PROFILE:-0}
 CONF
 		echo
 		echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on"
-		VM_SMP=$smp "$top/tests/vm/run-vm.sh" "$suite" "$kver" "$job" 7200 ||
+		# A soft lockup panics the guest with its stack on the console
+		# (loglevel=7) instead of hanging the bench until its time limit.
+		VM_SMP=$smp VM_APPEND="${VM_APPEND:-} loglevel=7 softlockup_panic=1" \
+			"$top/tests/vm/run-vm.sh" "$suite" "$kver" "$job" 7200 ||
 			{ echo "bench: the guest did not finish"; exit 1; }
 		cp "$job/out/console.log" "$out/smp$smp.log"
 		cat "$out/smp$smp.log"
