@@ -126,7 +126,7 @@ CONF
 		# (loglevel=7) instead of hanging the bench until its time limit.
 		VM_SMP=$smp VM_APPEND="${VM_APPEND:-} loglevel=7 softlockup_panic=1" \
 			"$top/tests/vm/run-vm.sh" "$suite" "$kver" "$job" 7200 ||
-			{ echo "bench: the guest did not finish"; exit 1; }
+			{ echo "bench: the guest did not finish; the end of its console:"; tail -n 80 "$job/serial.log"; exit 1; }
 		cp "$job/out/console.log" "$out/smp$smp.log"
 		cat "$out/smp$smp.log"
 		[ "$(cat "$job/out/rc")" = 0 ] || { echo "bench: failed in the guest"; exit 1; }
