@@ -167,13 +167,14 @@ if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
 		--no-install-recommends gnuplot-nox >/dev/null || echo "bench: no gnuplot: no plot"
 fi
 for line in $kernels; do
+	dir=$(out_of "$line")
 	# BENCH_REPORT_ONLY=1: the report and plot again, from the last run's logs.
 	if [ "${BENCH_REPORT_ONLY:-0}" = 1 ]; then
-		[ -n "$(ls "$(out_of "$line")"/smp*.log 2>/dev/null)" ] ||
-			{ echo "bench: no $(out_of "$line")/smp*.log to report"; exit 1; }
+		[ -n "$(ls "$dir"/smp*.log 2>/dev/null)" ] ||
+			{ echo "bench: no $dir/smp*.log to report"; exit 1; }
 	else
-		rm -rf "$(out_of "$line")"
-		mkdir -p "$(out_of "$line")"
+		rm -rf "$dir"
+		mkdir -p "$dir"
 		run_line "$line"
 	fi
 done
