@@ -103,6 +103,19 @@ serial_results() {
 	echo "$verdict" >>"$all_results"
 }
 
+# Why a guest did not finish, for the summary line of each test it did not
+# run to the end: the first line of the serial console that BAD_LOG matches,
+# and where the CPU was (the first RIP line after it), or nothing.
+guest_death() {
+	local log=$job/serial.log first bad rip
+	first=$(grep -anE "$BAD_LOG" "$log" 2>/dev/null | head -n 1) || true
+	[ -n "$first" ] || return 0
+	bad=$(echo "${first#*:}" | tr -d '\r' | sed 's/^\[ *[0-9.]*\] //')
+	rip=$(tail -n "+${first%%:*}" "$log" | grep -a -m 1 'RIP: 0010:' | tr -d '\r' |
+		sed 's/.*RIP: 0010:/ at /') || true
+	echo " (serial console: $bad$rip)"
+}
+
 # run_group MODE TEST...: one boot running TEST... Appends to $all_results.
 run_group() {
 	local mode=$1 limit=60 t t_limit smp=2 disk= extra= append= installed= vmroot=
@@ -159,7 +172,7 @@ run_group() {
 		[ "$(directive END "$1")" = serial ] && serial_results "$1"
 		for t in "$@"; do
 			grep -q "^[A-Z]* $t\b" "$job/out/results" "$all_results" 2>/dev/null ||
-				echo "FAIL $t: the guest did not run it to the end" >>"$all_results"
+				echo "FAIL $t: the guest did not run it to the end$(guest_death)" >>"$all_results"
 		done
 		return
 	fi
