@@ -27,7 +27,8 @@
 # medians with bootstrap 95% intervals (tests/bench/report.py); every run's
 # raw figures go to build/bench/<line>/runs.tsv, and
 # build/bench/<line>/sys_us_per_page.svg plots the series (gnuplot).  Every
-# run verifies its pages; a bad page stops the benchmark.
+# run verifies its pages; a bad page stops the benchmark.  Last, the si->lock
+# scaling projection that make check-debug measured (build/lock-projection.txt).
 #
 # The guest runs on TCG (software emulation: see tests/vm/run-vm.sh), so the
 # absolute figures are far below real hardware; only ratios taken in the same
@@ -181,4 +182,14 @@ done
 for line in $kernels; do
 	report_line "$line"
 done
+# The scaling projection: si->lock acquisitions and hold times need the
+# debug kernel's lock statistics, which the stock kernels above lack.
+echo
+if [ -f "$top/build/lock-projection.txt" ]; then
+	echo "projection: the CPU count at which si->lock would be held all the time,"
+	echo "projection: 1 / (acquisitions per CPU-second x mean hold):"
+	sed 's/^/projection: /' "$top/build/lock-projection.txt"
+else
+	echo "projection: none yet; TESTS=si_lock_contention_gone make check-debug measures it"
+fi
 echo "took $(( $(date +%s) - t0 ))s"
