@@ -145,11 +145,11 @@ if [ "${PROFILE:-0}" = 1 ]; then
 			rc=$?
 			[ $rc = 0 ] || [ $rc = 130 ] ||
 				{ echo "bench: perf record failed (exit $rc): $(tail -n 3 /tmp/perf.log)"; exit 1; }
-			perf report -q -n -i /tmp/perf.data --stdio --sort sym 2>/dev/null |
+			perf report -q -n -i /tmp/perf.data --stdio --sort dso,sym 2>/dev/null |
 				grep -v '^$' >/tmp/perf.txt
 			echo "profile $w $a: $(awk '{n += $2} END {print n + 0}' /tmp/perf.txt) samples" \
-				"(every CPU, idle included); symbols over 0.3%: share, samples"
-			awk '$1 + 0 >= 0.3' /tmp/perf.txt | head -n 60 | sed "s/^/profile $w $a |/"
+				"(every CPU, idle included); symbols of 10 samples or more: share, samples, dso, symbol"
+			awk '$2 + 0 >= 10' /tmp/perf.txt | sed "s/^/profile $w $a |/"
 			seed=$((seed + 1))
 		done
 	done

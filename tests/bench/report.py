@@ -140,14 +140,53 @@ def main():
             mem = [line.split(None, 1)[1].strip() for line in f if line.startswith("memory ")]
         if mem:
             print(f"\nMemory ({os.path.basename(path)}): {mem[-1]}")
-    # BENCH_PROFILE=1: the guest's perf reports, as they came.
+    # BENCH_PROFILE=1: where each arm's kernel time goes, arm against arm.
     for path in paths:
-        with open(path) as f:
-            prof = [line.rstrip("\n") for line in f if line.startswith("profile ")]
-        if prof:
-            print(f"\nProfiles from {os.path.basename(path)} (one run each, not in the figures):")
-            print("\n".join(prof))
+        report_profiles(path)
     return 0
+
+
+# Symbols of an idle CPU: samples there are not work.
+IDLE = {"pv_native_safe_halt", "native_safe_halt", "default_idle", "acpi_safe_halt",
+        "cpu_idle_poll", "mwait_idle", "intel_idle", "poll_idle", "default_idle_call"}
+PROFILE_LINE = re.compile(r"profile (\S+) (\S+) \|\s+([\d.]+)%\s+(\d+)\s+(\S+)\s+\[(.)\] (.+)$")
+
+
+def report_profiles(path):
+    """Per workload, each symbol's share of the busy samples (idle left out)
+    in each arm, and the symbols whose share moved most from unloaded to on
+    and to off; the module's own symbols summed.  One profiled run per arm:
+    a share that moves by less than a few tenths of a percent is noise."""
+    prof = {}
+    with open(path) as f:
+        for line in f:
+            m = PROFILE_LINE.match(line.rstrip("\n"))
+            if m:
+                w, arm, _, n, dso, _, sym = m.groups()
+                prof.setdefault(w, {}).setdefault(arm, {})[(dso, sym.strip())] = int(n)
+    for w, arms in prof.items():
+        if not all(a in arms for a in ARMS):
+            continue
+        busy = {a: sum(n for (d, s), n in arms[a].items() if s not in IDLE) for a in ARMS}
+        share = {a: {k: 100.0 * n / busy[a] for k, n in arms[a].items() if k[1] not in IDLE}
+                 for a in ARMS if busy[a]}
+        if len(share) != len(ARMS):
+            continue
+        print(f"\nProfile {w} ({os.path.basename(path)}, one run per arm, not in the figures): "
+              + ", ".join(f"{a} {busy[a]} busy samples" for a in ARMS))
+        module = {a: sum(v for (d, s), v in share[a].items() if d == "[clusterswap]") for a in ARMS}
+        print("  clusterswap's own symbols: " + ", ".join(f"{a} {module[a]:.2f}%" for a in ARMS))
+        keys = set().union(*(share[a].keys() for a in ARMS))
+        for other in ("on", "off"):
+            moved = sorted(keys, key=lambda k: -(share[other].get(k, 0) - share["unloaded"].get(k, 0)))
+            print(f"  share of busy samples that grew most from unloaded to {other} "
+                  "(unloaded, off, on; %):")
+            for k in moved[:12]:
+                diff = share[other].get(k, 0) - share["unloaded"].get(k, 0)
+                if diff <= 0:
+                    break
+                print(f"    {k[1]:42s} {share['unloaded'].get(k, 0):6.2f} {share['off'].get(k, 0):6.2f} "
+                      f"{share['on'].get(k, 0):6.2f}  +{diff:.2f} {k[0]}")
 
 
 if __name__ == "__main__":
