@@ -19,7 +19,9 @@
 # BENCH_QUICK=1 (3 rounds at -smp 2: a look, not a result),
 # BENCH_REPORT_ONLY=1 (the report and plot again from the last run's logs),
 # BENCH_PROFILE=1 (after the rounds, a perf profile of each workload,
-# in each arm, printed as "profile" lines; not counted in the figures),
+# in each arm, printed as "profile" lines and compared arm against arm in the
+# report; not counted in the figures), BENCH_PROFILE_SMP (the vCPU counts
+# whose boots are profiled; default: every one),
 # BENCH_WORKLOADS (default "verifier pageout stressng single"; stressng and
 # single run only at -smp 2, the series is verifier and pageout).
 # Reports system microseconds per page swapped out and pages out per second,
@@ -67,7 +69,7 @@ out_of() {
 # run_line LINE: every vCPU count's boot on LINE's stock kernel, its console
 # logs into out_of LINE.  Exits on a guest that fails or a bad page.
 run_line() {
-	local line=$1 out suite root kver job ko p smp w x
+	local line=$1 out suite root kver job ko p smp w x profile
 	out=$(out_of "$line")
 	suite=$(suite_of "$line")
 	"$top/tests/vm/mkroot.sh" "$suite"
@@ -110,6 +112,11 @@ run_line() {
 			esac
 		done
 		[ -n "$w" ] || continue
+		profile=${BENCH_PROFILE:-0}
+		case " ${BENCH_PROFILE_SMP:-$smp} " in
+		*" $smp "*) ;;
+		*) profile=0 ;;
+		esac
 		cat >"$job/bench.conf" <<CONF
 WORKLOADS="$w"
 ROUNDS=$rounds
@@ -119,7 +126,7 @@ SINGLE_MIB=192
 PAGEOUT_MIB=128
 PAGEOUT_LOOPS=3
 STRESS_SECONDS=15
-PROFILE=${BENCH_PROFILE:-0}
+PROFILE=$profile
 CONF
 		echo
 		echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on"
