@@ -174,8 +174,13 @@ def report_profiles(path):
             continue
         print(f"\nProfile {w} ({os.path.basename(path)}, one run per arm, not in the figures): "
               + ", ".join(f"{a} {busy[a]} busy samples" for a in ARMS))
-        module = {a: sum(v for (d, s), v in share[a].items() if d == "[clusterswap]") for a in ARMS}
-        print("  clusterswap's own symbols: " + ", ".join(f"{a} {module[a]:.2f}%" for a in ARMS))
+        # perf files module symbols under [kernel.kallsyms] when it has
+        # no path to the .ko: the module's are the cs_ ones.
+        module = {a: sum(v for (d, s), v in share[a].items() if d == "[clusterswap]" or s.startswith("cs_"))
+                  for a in ARMS}
+        tramp = {a: share[a].get(("[kernel.kallsyms]", "ftrace_trampoline"), 0) for a in ARMS}
+        print("  clusterswap's own symbols (cs_*): " + ", ".join(f"{a} {module[a]:.2f}%" for a in ARMS)
+              + "; ftrace_trampoline: " + ", ".join(f"{a} {tramp[a]:.2f}%" for a in ARMS))
         keys = set().union(*(share[a].keys() for a in ARMS))
         for other in ("on", "off"):
             moved = sorted(keys, key=lambda k: -(share[other].get(k, 0) - share["unloaded"].get(k, 0)))
