@@ -55,7 +55,7 @@ workload() {
 	case $1 in
 	verifier)
 		t=$n
-		in_memcg bench $BIN/verifier -t "$t" -m $((VERIFIER_MIB / t)) -p 2 -s "$2" >/tmp/w.log 2>&1
+		in_memcg bench $BIN/verifier -t "$t" -m "$VERIFIER_MIB" -p 2 -s "$2" >/tmp/w.log 2>&1
 		;;
 	single)
 		in_memcg bench $BIN/verifier -t 1 -m "$SINGLE_MIB" -p 2 -s "$2" >/tmp/w.log 2>&1
@@ -107,6 +107,12 @@ for w in $WORKLOADS; do
 			if [ $rc != 0 ]; then
 				tail -n 5 /tmp/w.log
 				echo "bench: $w failed (exit $rc) in arm $a round $round: a bad page or a setup error"
+				exit 1
+			fi
+			# A run that swapped nothing measured nothing: say what it printed.
+			if [ "$(( $(vmstat pswpout) - out0 ))" = 0 ]; then
+				tail -n 5 /tmp/w.log
+				echo "bench: $w swapped no page in arm $a round $round: not a measurement"
 				exit 1
 			fi
 			al=0; ll=0
