@@ -109,8 +109,9 @@ for w in $WORKLOADS; do
 				echo "bench: $w failed (exit $rc) in arm $a round $round: a bad page or a setup error"
 				exit 1
 			fi
+			out=$(( $(vmstat pswpout) - out0 ))
 			# A run that swapped nothing measured nothing: say what it printed.
-			if [ "$(( $(vmstat pswpout) - out0 ))" = 0 ]; then
+			if [ "$out" = 0 ]; then
 				tail -n 5 /tmp/w.log
 				echo "bench: $w swapped no page in arm $a round $round: not a measurement"
 				exit 1
@@ -122,7 +123,7 @@ for w in $WORKLOADS; do
 			fi
 			echo "$t0 $t1" | awk -v w=$w -v a=$a -v r=$round \
 				-v s=$(( $(cpu_usec bench system_usec) - sys0 )) \
-				-v o=$(( $(vmstat pswpout) - out0 )) -v i=$(( $(vmstat pswpin) - in0 )) \
+				-v o=$out -v i=$(( $(vmstat pswpin) - in0 )) \
 				-v al=$al -v ll=$ll -v ops="$(cat /tmp/w.ops)" \
 				'{ printf "run %s %s %d %.3f %d %d %d %d %d %s\n", w, a, r, $2 - $1, s, o, i, al, ll, ops }'
 			seed=$((seed + 1))

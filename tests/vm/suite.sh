@@ -170,9 +170,11 @@ run_group() {
 		[ -f "$job/out/console.log" ] && tail -n 60 "$job/out/console.log"
 		cat "$job/out/results" >>"$all_results" 2>/dev/null || true
 		[ "$(directive END "$1")" = serial ] && serial_results "$1"
+		local why
+		why=$(guest_death)
 		for t in "$@"; do
 			grep -q "^[A-Z]* $t\b" "$job/out/results" "$all_results" 2>/dev/null ||
-				echo "FAIL $t: the guest did not run it to the end$(guest_death)" >>"$all_results"
+				echo "FAIL $t: the guest did not run it to the end$why" >>"$all_results"
 		done
 		return
 	fi
