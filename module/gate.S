@@ -8,7 +8,9 @@
  * pushes the target and returns into it, the way a retpoline does, with a
  * return address inside this module on the stack:
  *
- *   cs_gate_call(fn, a1..a5)       direct call from C
+ *   cs_sym_call(sym, a1..a5)       direct call from C
+ *     fn = cs_resolved[sym].addr, then jmp cs_gate_call
+ *   cs_gate_call(fn, a1..a5)       direct call from C with an address in hand
  *     shifts a1..a5 into the argument registers, fn into %r11
  *     call cs_gate_enter           pushes the return point below
  *       push %r11; RET             "returns" into fn, at its first byte
@@ -24,6 +26,21 @@
 #include <asm/unwind_hints.h>
 
 	.text
+
+/*
+ * unsigned long cs_sym_call(enum cs_sym sym, unsigned long a1, ..., a5)
+ *
+ * One of the cs_sym_* readers of cs_resolved (symbols.c).  In assembly, not
+ * a C wrapper around cs_gate_call(), so that a call from the allocator's hot
+ * paths costs one jump, not one more call and return.  The caller passes a
+ * valid @sym (an enum constant); struct cs_kaddr is one unsigned long.
+ */
+SYM_FUNC_START(cs_sym_call)
+	mov	%edi, %eax		/* @sym is an int: zero-extend it */
+	lea	cs_resolved(%rip), %r11
+	mov	(%r11,%rax,8), %rdi	/* fn, as cs_gate_call() takes it */
+	jmp	cs_gate_call		/* a direct jump, with a1..a5 in place */
+SYM_FUNC_END(cs_sym_call)
 
 /* unsigned long cs_gate_call(unsigned long fn, unsigned long a1, ..., a5) */
 SYM_FUNC_START(cs_gate_call)

@@ -42,6 +42,11 @@ static const struct cs_hook *cs_hook_at(const struct cs_hook *hooks,
  * a replacement reaching its original (through the gate): let it through.
  * Otherwise, while enabled, send the call to the replacement, which returns
  * straight to the original caller.
+ *
+ * ftrace calls this directly from the trampoline, preemptible (the ops has no
+ * FTRACE_OPS_FL_RECURSION: nothing here can re-enter a redirected function).
+ * The switch is read and the call counted with preemption off, an RCU
+ * read-side section that cs_hooks_wait_calls() waits out: no barrier here.
  */
 static void notrace cs_redirect_cb(unsigned long ip, unsigned long parent_ip,
 				   struct ftrace_ops *ops,
@@ -54,18 +59,14 @@ static void notrace cs_redirect_cb(unsigned long ip, unsigned long parent_ip,
 	hook = cs_hook_at(cs_redirects, cs_nr_redirects, ip);
 	if (cs_warn_once(!hook, "ftrace called back at %pS, which is not redirected\n", (void *)ip))
 		return;
-	/* Counted until the replacement returns: see cs_hooks_wait_calls(). */
-	this_cpu_inc(cs_hooks_inflight);
-	/*
-	 * Pairs with the smp_mb() in cs_hooks_wait_calls(): either this sees
-	 * the switch off, or the switch sees this call in flight and waits.
-	 */
-	smp_mb();
-	if (!READ_ONCE(cs_serving)) {
-		this_cpu_dec(cs_hooks_inflight);
-		return;
+	preempt_disable_notrace();
+	/* Read again inside the section: see cs_hooks_wait_calls(). */
+	if (READ_ONCE(cs_serving)) {
+		/* Counted until the replacement returns (cs_hook_exit()). */
+		this_cpu_inc(cs_hooks_inflight);
+		cs_ftrace_set_ip(fregs, (unsigned long)hook->replacement);
 	}
-	cs_ftrace_set_ip(fregs, (unsigned long)hook->replacement);
+	preempt_enable_notrace();
 }
 
 static void notrace cs_observe_cb(unsigned long ip, unsigned long parent_ip,
@@ -228,15 +229,19 @@ static void cs_hooks_wait_inflight(void)
 /**
  * cs_hooks_wait_calls() - Wait until no replacement is running.
  *
- * For switching off, after the serving flag is cleared: a callback counts a
- * call before it checks the flag a second time (cs_redirect_cb()), so once
- * the count drains no call can reach a replacement any more.
+ * For switching off, after the serving flag is cleared.  A callback reads the
+ * flag and counts the call inside one preemption-off section
+ * (cs_redirect_cb()).  After a grace period every section that began before
+ * the flag was cleared has ended, so each call it let through is in the
+ * count (the grace period orders its increment before the reads here), and
+ * every later section sees the flag clear.  Once the count drains, no call
+ * can reach a replacement any more.
  * Context: process context, may sleep.
  */
 static void cs_hooks_wait_calls(void)
 {
-	/* Pairs with the smp_mb() in cs_redirect_cb(). */
-	smp_mb();
+	might_sleep();
+	synchronize_rcu();
 	cs_hooks_wait_inflight();
 }
 

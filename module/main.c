@@ -47,6 +47,7 @@ static int __init clusterswap_init(void)
 	err = cs_sym_resolve_all();
 	if (err)
 		return err;
+	cs_swapdev_init();
 	err = cs_sym_refuse_later_code();
 	if (err)
 		return err;

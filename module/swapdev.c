@@ -9,21 +9,17 @@
 #include <clusterswap/swapdev.h>
 #include <clusterswap/symbols.h>
 
-/**
- * cs_swap_device() - The swap_info_struct of a swap type, if ever allocated.
- * @type: swap type, below MAX_SWAPFILES.
- *
- * The struct lives as long as the kernel; whether it is in use is another
- * matter: see cs_swap_device_attached().
- */
-struct swap_info_struct *cs_swap_device(unsigned int type)
-{
-	struct swap_info_struct **table = cs_sym_data(CS_SYM_swap_info);
+/* mm/swapfile.c's swap_info[], resolved at load: see cs_swap_device(). */
+struct swap_info_struct **cs_swap_info_table __ro_after_init;
 
-	if (type >= MAX_SWAPFILES)
-		return NULL;
-	/* As swap_type_to_swap_info(): the entry is published with a barrier. */
-	return READ_ONCE(table[type]);
+/**
+ * cs_swapdev_init() - Find the kernel's table of swap devices.
+ *
+ * Context: module init, after cs_sym_resolve_all().
+ */
+void __init cs_swapdev_init(void)
+{
+	cs_swap_info_table = cs_sym_data(CS_SYM_swap_info);
 }
 
 /**

@@ -4,8 +4,9 @@
  * and call them through the IBT-safe gate.  See include/clusterswap/symbols.h.
  *
  * cs_resolved is the one table of resolved addresses.  Only the cs_sym_*
- * functions in this file read it; tests/host/ibt_check.py enforces that on
- * the built module, which is why the table has a global (module-local) name.
+ * functions in this file and cs_sym_call() in gate.S read it;
+ * tests/host/ibt_check.py enforces that on the built module, which is why
+ * the table has a global (module-local) name.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -92,6 +93,8 @@ int cs_sym_resolve_all(void)
 	unsigned long addr;
 	int i;
 
+	/* gate.S's cs_sym_call() indexes the table by 8-byte entries. */
+	BUILD_BUG_ON(sizeof(struct cs_kaddr) != 8);
 	addr = cs_sym_find_kallsyms_lookup_name();
 	if (!addr)
 		return -ENOENT;
@@ -174,17 +177,3 @@ void *cs_sym_data(enum cs_sym sym)
 	return (void *)cs_resolved[sym].addr;
 }
 
-/**
- * cs_sym_call() - Call a resolved kernel function through the IBT-safe gate.
- * @sym: the function.
- * @a1: first argument (as a register value); @a2..@a5 likewise.
- *
- * Context: whatever the called function requires.
- * Return: the called function's return register.
- */
-noinline unsigned long cs_sym_call(enum cs_sym sym, unsigned long a1,
-				   unsigned long a2, unsigned long a3,
-				   unsigned long a4, unsigned long a5)
-{
-	return cs_gate_call(cs_resolved[sym].addr, a1, a2, a3, a4, a5);
-}

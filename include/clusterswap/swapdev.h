@@ -23,7 +23,25 @@
 #define CS_SWAPFILE_CLUSTER	256
 #endif
 
-struct swap_info_struct *cs_swap_device(unsigned int type);
+extern struct swap_info_struct **cs_swap_info_table;
+void cs_swapdev_init(void);
+
+/**
+ * cs_swap_device() - The swap_info_struct of a swap type, if ever allocated.
+ * @type: swap type.
+ *
+ * The struct lives as long as the kernel; whether it is in use is another
+ * matter: see cs_swap_device_attached().  Inline: the fast path and every
+ * free look a device up.
+ */
+static inline struct swap_info_struct *cs_swap_device(unsigned int type)
+{
+	if (type >= MAX_SWAPFILES)
+		return NULL;
+	/* As swap_type_to_swap_info(): the entry is published with a barrier. */
+	return READ_ONCE(cs_swap_info_table[type]);
+}
+
 struct swap_info_struct *cs_next_swap_device(unsigned int *type);
 bool cs_swap_device_attached(struct swap_info_struct *si);
 

@@ -22,8 +22,9 @@ object code itself.  Two rules:
        event, which the tracing core took by address (they keep their
        ENDBR).  An iterator of any other name is not allowed.
  2. The table of resolved addresses, cs_resolved, is read only by the
-    cs_sym_* functions of module/symbols.c, which hand addresses only to the
-    assembly gate (a RET transfer) or out as plain numbers.
+    cs_sym_* functions of module/symbols.c and cs_sym_call of module/gate.S,
+    which hand addresses only to the assembly gate (a RET transfer) or out
+    as plain numbers.
 
 Usage: ibt_check.py MODULE.ko   (exit 0: clean; 1: violations, listed)
 """
