@@ -18,6 +18,8 @@
 # BENCH_SMP (default "1 2 4 8"),
 # BENCH_QUICK=1 (3 rounds at -smp 2: a look, not a result),
 # BENCH_REPORT_ONLY=1 (the report and plot again from the last run's logs),
+# BENCH_ADD=1 (keep the last run's boots and add this run's vCPU counts to
+# them: a series taken in parts; a vCPU count run again replaces its boot),
 # BENCH_PROFILE=1 (after the rounds, a perf profile of each workload,
 # in each arm, printed as "profile" lines and compared arm against arm in the
 # report; not counted in the figures), BENCH_PROFILE_SMP (the vCPU counts
@@ -150,6 +152,9 @@ report_line() {
 	python3 "$top/tests/bench/report.py" "$out" "$out"/smp*.log | tee "$out/report.txt"
 	command -v gnuplot >/dev/null || return 0
 	blocks=$(grep -c '^# ' "$out/sys_us_per_page.dat")
+	# The rounds each boot ran, from its logs (a report may join boots run
+	# with different BENCH_ROUNDS).
+	runs=$(sed -n 's/^config .* rounds=\([0-9]*\).*/\1/p' "$out"/smp*.log | sort -un | paste -sd /)
 	gnuplot <<PLOT && echo "plot: $out/sys_us_per_page.svg"
 set terminal svg size 900,$((360 * blocks)) dynamic
 set output "$out/sys_us_per_page.svg"
@@ -159,7 +164,7 @@ set ylabel "system us per page swapped out"
 set key top left
 set logscale x 2
 $(i=0; grep '^# ' "$out/sys_us_per_page.dat" | while read -r _ name _; do
-	echo "set title \"$1: ${name%:} (median of $rounds runs)\""
+	echo "set title \"$1: ${name%:} (median of $runs runs per arm)\""
 	echo "plot '$out/sys_us_per_page.dat' index $i using 1:2 with linespoints title 'unloaded', '' index $i using 1:3 with linespoints title 'off', '' index $i using 1:4 with linespoints title 'on'"
 	i=$((i + 1))
 done)
@@ -181,7 +186,9 @@ for line in $kernels; do
 		[ -n "$(ls "$dir"/smp*.log 2>/dev/null)" ] ||
 			{ echo "bench: no $dir/smp*.log to report"; exit 1; }
 	else
-		rm -rf "$dir"
+		# BENCH_ADD=1: keep the boots of an earlier run (other vCPU
+		# counts) and report them with these, as one series.
+		[ "${BENCH_ADD:-0}" = 1 ] || rm -rf "$dir"
 		mkdir -p "$dir"
 		run_line "$line"
 	fi
