@@ -62,12 +62,16 @@ workload() {
 		;;
 	pageout)
 		# N processes, each: mmap, fill, MADV_PAGEOUT, touch back
-		# (verified), munmap; PAGEOUT_LOOPS times.
+		# (verified), munmap; PAGEOUT_LOOPS times.  -a: a page that
+		# stays resident is not an error here (the figures count the
+		# pages swapped out): with several processes in one memcg under
+		# pressure, reclaim isolates some pages while MADV_PAGEOUT runs,
+		# in every arm (stock at -smp 2 left 204 of 16,384 resident).
 		: >/tmp/w.log
 		pids=
 		for p in $(seq 1 "$n"); do
 			in_memcg bench sh -c "for i in \$(seq 1 $PAGEOUT_LOOPS); do
-				$BIN/pageout -m $((PAGEOUT_MIB / n)) -s \$((${2}00 + $p * 10 + i)) || exit 1; done" >>/tmp/w.log 2>&1 &
+				$BIN/pageout -a -m $((PAGEOUT_MIB / n)) -s \$((${2}00 + $p * 10 + i)) || exit 1; done" >>/tmp/w.log 2>&1 &
 			pids="$pids $!"
 		done
 		rc=0
