@@ -163,6 +163,8 @@ set xlabel "vCPUs"
 set ylabel "system us per page swapped out"
 set key top left
 set logscale x 2
+# Oversubscribed boots (more vCPUs than host cores) cost many times more.
+set logscale y
 $(i=0; grep '^# ' "$out/sys_us_per_page.dat" | while read -r _ name _; do
 	echo "set title \"$1: ${name%:} (median of $runs runs per arm)\""
 	echo "plot '$out/sys_us_per_page.dat' index $i using 1:2 with linespoints title 'unloaded', '' index $i using 1:3 with linespoints title 'off', '' index $i using 1:4 with linespoints title 'on'"
