@@ -4,7 +4,11 @@
 # for frees) against its folio allocations, a lower bound printed for
 # comparison.  Then the module on throughout: allocations take si->lock at
 # most twice per 1000 order-0 allocations (printed, with the acquisitions by
-# frees beside it).
+# frees beside it).  How many pages one run of the load swaps out depends on
+# the host (memory.high reclaims on the way back to user space, so a faster
+# host leaves more of it resident): each arm runs the load again, with a new
+# seed, until it has made at least 20,000 allocations (at most 4 runs), and
+# a figure from fewer than 10,000 is a failure.
 # Then the switch flips every 200 ms for 60 s (at least 150 flips).  Every
 # page comes back intact.
 TIMEOUT_smp8_takes_si_lock_rarely=540
@@ -15,6 +19,8 @@ K=/sys/kernel/tracing
 # The stock functions counted: the folio allocations, and the two that take
 # si->lock.
 STOCK_PROBES="folio_alloc_swap get_swap_pages swapcache_free_entries"
+ENOUGH=20000
+FEWEST=10000
 
 # per_mille N OF: N per 1000 OF, one decimal.
 per_mille() {
@@ -32,15 +38,20 @@ stock_figure() {
 		echo "p:cs_smp8/$f $f" >>$K/kprobe_events || fail "cannot put a kprobe on $f"
 	done
 	echo 1 >$K/events/cs_smp8/enable
-	in_memcg smp8 $BIN/verifier -t 8 -m 96 -p 2 -s 70
-	verifier_ok $? "at -smp 8, stock"
+	o0=$(vmstat pswpout)
+	for seed in 70 80 90 100; do
+		in_memcg smp8 $BIN/verifier -t 8 -m 96 -p 2 -s $seed
+		verifier_ok $? "at -smp 8, stock"
+		[ "$(probe_hits folio_alloc_swap)" -ge $ENOUGH ] && break
+	done
 	echo 0 >$K/events/cs_smp8/enable
+	so=$(($(vmstat pswpout) - o0))
 	sa=$(probe_hits folio_alloc_swap); sg=$(probe_hits get_swap_pages); sf=$(probe_hits swapcache_free_entries)
 	for f in $STOCK_PROBES; do
 		echo "-:cs_smp8/$f" >>$K/kprobe_events
 	done
-	[ "${sa:-0}" -gt 10000 ] || fail "only ${sa:-0} stock folio allocations under the 8-thread load"
-	note "stock, 8 threads: $sa folio allocations; get_swap_pages $sg calls (at least $(per_mille "$sg" "$sa") si->lock holds per 1000), swapcache_free_entries $sf calls (at least $(per_mille "$sf" "$sa") per 1000 allocations)"
+	[ "${sa:-0}" -ge $FEWEST ] || fail "only ${sa:-0} stock folio allocations ($so pages swapped out) under the 8-thread load"
+	note "stock, 8 threads: $sa folio allocations ($so pages swapped out); get_swap_pages $sg calls (at least $(per_mille "$sg" "$sa") si->lock holds per 1000), swapcache_free_entries $sf calls (at least $(per_mille "$sf" "$sa") per 1000 allocations)"
 }
 
 test_smp8_takes_si_lock_rarely() {
@@ -51,14 +62,19 @@ test_smp8_takes_si_lock_rarely() {
 	cs_load
 	cs_set 1
 	a0=$(cs_stat alloc.order0); la0=$(cs_stat si_lock.alloc); lf0=$(cs_stat si_lock.free)
-	in_memcg smp8 $BIN/verifier -t 8 -m 96 -p 2 -s 71
-	verifier_ok $? "at -smp 8, module on"
+	o0=$(vmstat pswpout)
+	for seed in 71 81 91 101; do
+		in_memcg smp8 $BIN/verifier -t 8 -m 96 -p 2 -s $seed
+		verifier_ok $? "at -smp 8, module on"
+		[ $(($(cs_stat alloc.order0) - a0)) -ge $ENOUGH ] && break
+	done
 	a=$(( $(cs_stat alloc.order0) - a0 ))
 	la=$(( $(cs_stat si_lock.alloc) - la0 ))
 	lf=$(( $(cs_stat si_lock.free) - lf0 ))
-	[ "$a" -gt 10000 ] || fail "only $a order-0 allocations under the 8-thread load"
-	note "clusterswap, 8 threads: $a order-0 allocations; si->lock taken $la times by allocations ($(per_mille "$la" "$a") per 1000), $lf by frees ($(per_mille "$lf" "$a") per 1000 allocations)"
+	o=$(($(vmstat pswpout) - o0))
 	cs_stats_note alloc.fast alloc.slow alloc.in_use_skipped list_moves si_lock.trylock_fail credit.take credit.return
+	[ "$a" -ge $FEWEST ] || fail "only $a order-0 allocations ($o pages swapped out) under the 8-thread load"
+	note "clusterswap, 8 threads: $a order-0 allocations ($o pages swapped out); si->lock taken $la times by allocations ($(per_mille "$la" "$a") per 1000), $lf by frees ($(per_mille "$lf" "$a") per 1000 allocations)"
 	[ $((la * 1000)) -le $((2 * a)) ] || fail "si->lock taken $la times for $a allocations (over 2 per 1000)"
 	cs_check_ok "8 threads at -smp 8"
 
