@@ -155,7 +155,7 @@ static void cs_credit_settle(struct swap_info_struct *si, atomic_t *pool)
 	unsigned int n, keep = 0;
 
 	spin_lock(&si->lock);
-	cs_count(lock_free);
+	cs_count_lock(CS_LOCK_CREDIT_BACK);
 	n = atomic_xchg(pool, 0);
 	if ((si->flags & SWP_WRITEOK) && si->highest_bit)
 		keep = min_t(unsigned int, n, CS_CREDIT_BATCH);

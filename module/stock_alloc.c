@@ -33,7 +33,7 @@ void cs_stock_alloc_prepare(unsigned int nr)
 		    READ_ONCE(si->inuse_pages) + nr < READ_ONCE(si->pages))
 			continue;
 		spin_lock(&si->lock);
-		cs_count(lock_alloc);
+		cs_count_lock(CS_LOCK_STOCK);
 		if (cs_swap_device_attached(si) && si->cluster_info)
 			cs_credit_reclaim(si);
 		spin_unlock(&si->lock);
@@ -54,7 +54,7 @@ void cs_stock_alloc_done(swp_entry_t entry)
 	    READ_ONCE(si->inuse_pages) < si->pages)
 		return;
 	spin_lock(&si->lock);
-	cs_count(lock_alloc);
+	cs_count_lock(CS_LOCK_STOCK);
 	if (si->cluster_info && (si->flags & SWP_WRITEOK)) {
 		cs_credit_reclaim(si);
 		if (!si->highest_bit && si->inuse_pages < si->pages)

@@ -158,7 +158,7 @@ void cs_full_after_alloc(swp_entry_t entry)
 	    atomic_read(raw_cpu_ptr(&cs_pcp.credit[si->type])))
 		return;
 	spin_lock(&si->lock);
-	cs_count(lock_alloc);
+	cs_count_lock(CS_LOCK_FULL_CHECK);
 	if ((si->flags & SWP_WRITEOK) && si->inuse_pages == si->pages &&
 	    !cs_line_credit(si->type))
 		cs_mark_full(si);

@@ -242,7 +242,7 @@ unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_struct *si
 	if (!cs_get_device(si))
 		return 0;
 	spin_lock(&si->lock);
-	cs_count(lock_alloc);
+	cs_count_lock(CS_LOCK_SLOW);
 	if (!si->highest_bit || !(si->flags & SWP_WRITEOK) || !si->cluster_info) {
 		/* As get_swap_pages(): off the avail list, lazily. */
 		cs_avail_del(si);
@@ -373,7 +373,7 @@ static bool cs_refill_credit(struct cs_pcp *pcp)
 	if (!si || !cs_get_device(si))
 		return false;
 	spin_lock(&si->lock);
-	cs_count(lock_alloc);
+	cs_count_lock(CS_LOCK_CREDIT);
 	ok = cs_credit_refill(si, pcp, 1);
 	if (!ok)
 		pcp->next = 0;

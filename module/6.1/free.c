@@ -60,7 +60,7 @@ static void cs_widen_for(struct swap_info_struct *si, struct swap_cluster_info *
 	if (cs_bounds_cover(si, offset, nr))
 		return;
 	cs_relock_si_ci(si, ci);
-	cs_count(lock_free);
+	cs_count_lock(CS_LOCK_BOUNDS);
 	cs_count(bounds_widened);
 	if (!si->highest_bit) {
 		/* Full: free slots follow, as swap_range_free() re-opens it. */
@@ -138,7 +138,7 @@ static void cs_account_freed(struct swap_info_struct *si, unsigned int nr)
 		return;
 	}
 	spin_lock(&si->lock);
-	cs_count(lock_free);
+	cs_count_lock(CS_LOCK_EXACT);
 	WRITE_ONCE(si->inuse_pages, si->inuse_pages - min(nr, si->inuse_pages));
 	if (!si->highest_bit && (si->flags & SWP_WRITEOK) && si->inuse_pages < si->pages)
 		cs_unmark_full(si);
@@ -163,7 +163,7 @@ void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluster_info 
 {
 	cs_release_slots(si, ci, offset, nr);
 	if (!ci->data && !cs_free_keeps(si, ci) && cs_trylock_si_under_ci(si, ci)) {
-		cs_count(lock_free);
+		cs_count_lock(CS_LOCK_RELIST);
 		cs_settle_empty(si, ci);
 		spin_unlock(&si->lock);
 	}
@@ -218,7 +218,7 @@ static void cs_put_pmd(struct swap_info_struct *si, unsigned long offset)
 		freed++;
 	}
 	if (!ci->data && cs_trylock_si_under_ci(si, ci)) {
-		cs_count(lock_free);
+		cs_count_lock(CS_LOCK_RELIST);
 		cs_settle_empty(si, ci);
 		spin_unlock(&si->lock);
 	}

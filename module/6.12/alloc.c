@@ -99,7 +99,7 @@ static unsigned long cs_take_last(struct swap_info_struct *si, struct swap_clust
 	lockdep_assert_held(&ci->lock);
 	if (!cs_trylock_si_under_ci(si, ci))
 		return 0;
-	cs_count(lock_alloc);
+	cs_count_lock(CS_LOCK_LAST);
 	found = cs_take_wrapping(si, ci, offset, order);
 	if (ci->count == CS_SWAPFILE_CLUSTER)
 		cs_relist(si, ci);
@@ -294,7 +294,7 @@ unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_struct *si
 	if (!cs_get_device(si))
 		return 0;
 	spin_lock(&si->lock);
-	cs_count(lock_alloc);
+	cs_count_lock(CS_LOCK_SLOW);
 	if (!si->highest_bit || !(si->flags & SWP_WRITEOK) || !si->cluster_info) {
 		/* As get_swap_pages(): off the avail list, lazily. */
 		cs_avail_del(si);
@@ -378,7 +378,7 @@ static bool cs_refill_credit(struct cs_pcp *pcp, int order)
 	if (!si || !cs_get_device(si))
 		return false;
 	spin_lock(&si->lock);
-	cs_count(lock_alloc);
+	cs_count_lock(CS_LOCK_CREDIT);
 	cs_settle_cpu(si, pcp, order);
 	ok = cs_credit_refill(si, pcp, 1U << order);
 	if (!ok)
@@ -411,7 +411,7 @@ static void cs_settle_filled_elsewhere(struct cs_pcp *pcp, int order)
 			continue;
 		}
 		spin_lock(&si->lock);
-		cs_count(lock_alloc);
+		cs_count_lock(CS_LOCK_FILLED);
 		cs_settle_cpu(si, pcp, order);
 		spin_unlock(&si->lock);
 		cs_kcall_put_device(si);

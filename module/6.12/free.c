@@ -96,13 +96,13 @@ void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluster_info 
 		if (cs_trylock_si_under_ci(si, ci)) {
 			cs_relist(si, ci);
 			spin_unlock(&si->lock);
-			cs_count(lock_free);
+			cs_count_lock(CS_LOCK_RELIST);
 		} else if (ci->flags & CLUSTER_FLAG_FULL || !ci->count) {
 			/* Needed for the cluster to be found again: wait, in order. */
 			cs_relock_si_ci(si, ci);
 			cs_relist(si, ci);
 			spin_unlock(&si->lock);
-			cs_count(lock_free);
+			cs_count_lock(CS_LOCK_RELIST);
 		}
 		/* A frag cluster may stay on frag: the slow path scans frag too. */
 	}

@@ -35,6 +35,7 @@
 #include <clusterswap/cluster_locks.h>
 #include <clusterswap/pack.h>
 #include <clusterswap/free.h>
+#include <clusterswap/stats.h>
 
 #define CS_PMD_ORDER		ilog2(CS_SWAPFILE_CLUSTER)
 
@@ -94,8 +95,7 @@ struct cs_stats {
 	unsigned long slow;			/* went looking for a cluster under si->lock */
 	unsigned long stock_fallback;		/* handed to stock get_swap_pages() */
 	unsigned long round_robin;		/* walks begun at a default-prio device */
-	unsigned long lock_alloc;		/* si->lock taken by allocations */
-	unsigned long lock_free;		/* si->lock taken by frees */
+	unsigned long lock_why[CS_LOCK_NR];	/* si->lock taken, by cause */
 	unsigned long trylock_fail;		/* si->lock busy under a ci->lock */
 	unsigned long list_moves;		/* clusters moved between lists */
 	unsigned long in_use_skipped;		/* nonfull clusters left to their CPU */
@@ -112,6 +112,7 @@ DECLARE_PER_CPU(struct cs_stats, cs_stats);
 
 #define cs_count(field)		this_cpu_inc(cs_stats.field)
 #define cs_count_n(field, n)	this_cpu_add(cs_stats.field, n)
+#define cs_count_lock(why)	this_cpu_inc(cs_stats.lock_why[why])
 
 /* 6.12/reclaim.c */
 bool cs_vm_swap_full(void);

@@ -42,12 +42,13 @@ void cs_line_show_stats(struct seq_file *m)
 	seq_printf(m, "zswap_invalidate %lu\n", cs_sum(zswap_invalidate));
 	seq_printf(m, "list_moves %lu\n", cs_sum(list_moves));
 	seq_printf(m, "alloc.in_use_skipped %lu\n", cs_sum(in_use_skipped));
-	seq_printf(m, "si_lock.alloc %lu\n", cs_sum(lock_alloc));
-	seq_printf(m, "si_lock.free %lu\n", cs_sum(lock_free));
+	seq_printf(m, "si_lock.alloc %lu\n", cs_sum_lock_alloc());
+	seq_printf(m, "si_lock.free %lu\n", cs_sum_lock_free());
 	seq_printf(m, "si_lock.trylock_fail %lu\n", cs_sum(trylock_fail));
-	cs_show_per_mille(m, "si_lock.alloc_per_1000_order0", cs_sum(lock_alloc), order0);
+	cs_show_lock_why(m);
+	cs_show_per_mille(m, "si_lock.alloc_per_1000_order0", cs_sum_lock_alloc(), order0);
 	cs_show_per_mille(m, "si_lock.all_per_1000_order0",
-			  cs_sum(lock_alloc) + cs_sum(lock_free), order0);
+			  cs_sum_lock_alloc() + cs_sum_lock_free(), order0);
 	seq_printf(m, "credit.take %lu\n", cs_sum(credit_take));
 	seq_printf(m, "credit.return %lu\n", cs_sum(credit_return));
 	seq_printf(m, "device_full %lu\n", cs_sum(full));
@@ -133,8 +134,8 @@ CS_SYSFS_STAT(large_fallback, cs_sum_orders(large_fail));	/* large_fallback.orde
 CS_SYSFS_STAT(freed, cs_sum(freed));				/* freed */
 CS_SYSFS_STAT(stock_final_free, cs_sum(stock_final_free));	/* freed.stock_final_free */
 CS_SYSFS_STAT(zswap_invalidate, cs_sum(zswap_invalidate));	/* zswap_invalidate */
-CS_SYSFS_STAT(si_lock_alloc, cs_sum(lock_alloc));		/* si_lock.alloc */
-CS_SYSFS_STAT(si_lock_free, cs_sum(lock_free));			/* si_lock.free */
+CS_SYSFS_STAT(si_lock_alloc, cs_sum_lock_alloc());		/* si_lock.alloc */
+CS_SYSFS_STAT(si_lock_free, cs_sum_lock_free());			/* si_lock.free */
 CS_SYSFS_STAT(list_moves, cs_sum(list_moves));			/* list_moves */
 CS_SYSFS_STAT(idle_reclaimed, cs_sum(idle_reclaimed));		/* reclaim.idle_cache */
 
