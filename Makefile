@@ -10,6 +10,7 @@
 #   make check-debug           the in-VM suite on a debug (lockdep, KASAN) 6.12 kernel
 #   make deb                   build/clusterswap-dkms_<version>_all.deb (dh-dkms)
 #   make bench                 stock vs clusterswap on the same VM
+#   make bench-locks           si->lock holds per allocation, workload by workload
 #   make demo                  see it working
 #   make clean
 
@@ -51,7 +52,10 @@ deb:
 bench:
 	tests/bench.sh
 
+bench-locks:
+	BENCH_LOCKS=1 tests/bench.sh
+
 demo:
 	tests/demo.sh
 
-.PHONY: all modules clean shipped check check-host check-debug deb bench demo
+.PHONY: all modules clean shipped check check-host check-debug deb bench bench-locks demo

@@ -34,6 +34,13 @@
 # run verifies its pages; a bad page stops the benchmark.  Last, the si->lock
 # scaling projection that make check-debug measured (build/lock-projection.txt).
 #
+# make bench-locks (BENCH_LOCKS=1): instead of the speed arms, how often
+# si->lock is taken per allocation on each workload of a mix (roomy device,
+# nearly full device, 64 KiB mTHP, swapoff churn, fork/COW, pageout), stock's
+# lower bound (kprobes) beside the module's count by cause
+# (tests/bench/locks.sh); one boot per vCPU count (default -smp 2), its log
+# in build/bench/<line>/locks-smp<N>.log, the table in locks.txt.
+#
 # The guest runs on TCG (software emulation: see tests/vm/run-vm.sh), so the
 # absolute figures are far below real hardware; only ratios taken in the same
 # boot on the same workload mean anything.  A guest with more vCPUs than the
@@ -44,12 +51,17 @@ cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 export CLUSTERSWAP_CACHE=$cache
 rounds=${BENCH_ROUNDS:-7}
 smps=${BENCH_SMP:-1 2 4 8}
+locks=${BENCH_LOCKS:-0}
 # BENCH_QUICK=1: a short run, 3 rounds at -smp 2 (unless set otherwise).
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	rounds=${BENCH_ROUNDS:-3}
 	smps=${BENCH_SMP:-2}
 fi
 workloads=${BENCH_WORKLOADS:-verifier pageout stressng single}
+if [ "$locks" = 1 ]; then
+	smps=${BENCH_SMP:-2}
+	workloads=${BENCH_WORKLOADS:-roomy nearly_full mthp swapoff cow pageout}
+fi
 kernels=${BENCH_KERNELS:-6.12 6.1}
 [ "$(id -u)" = 0 ] || { echo "make bench: run as root (debootstrap, chroot, QEMU)"; exit 1; }
 t0=$(date +%s)
@@ -96,20 +108,28 @@ run_line() {
 	cp "$ko" "$job/clusterswap.ko"
 	rm -rf "$root/tmp/cs-bench"
 	mkdir -p "$root/tmp/cs-bench"
-	cp "$top/tests/guest/programs/verifier.c" "$top/tests/guest/programs/pageout.c" "$root/tmp/cs-bench/"
-	for p in verifier pageout; do
+	progs="verifier pageout"
+	[ "$locks" = 1 ] && progs="$progs cow mthpchurn"
+	for p in $progs; do
+		cp "$top/tests/guest/programs/$p.c" "$root/tmp/cs-bench/"
+	done
+	for p in $progs; do
 		chroot "$root" gcc -O2 -static -pthread -o /tmp/cs-bench/$p /tmp/cs-bench/$p.c
 		cp "$root/tmp/cs-bench/$p" "$job/bin/"
 	done
 	cp "$top/tests/guest/lib.sh" "$job/"
-	cp "$top/tests/bench/guest.sh" "$job/run.sh"
+	if [ "$locks" = 1 ]; then
+		cp "$top/tests/bench/locks.sh" "$job/run.sh"
+	else
+		cp "$top/tests/bench/guest.sh" "$job/run.sh"
+	fi
 	echo "$kver" >"$out/kernel"
 
 	for smp in $smps; do
 		w=
 		for x in $workloads; do
 			case $x in
-			stressng | single) [ "$smp" = 2 ] && w="$w $x" ;;
+			stressng | single) [ "$smp" = 2 ] || [ "$locks" = 1 ] && w="$w $x" ;;
 			*) w="$w $x" ;;
 			esac
 		done
@@ -131,16 +151,44 @@ STRESS_SECONDS=15
 PROFILE=$profile
 CONF
 		echo
-		echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on"
+		if [ "$locks" = 1 ]; then
+			echo "bench: $kver at -smp $smp:$w, si->lock per allocation, stock and on"
+		else
+			echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on"
+		fi
 		# loglevel=7: the whole kernel log on the console, for a guest that
 		# dies (run-vm.sh already panics it on a soft lockup).
 		VM_SMP=$smp VM_APPEND="${VM_APPEND:-} loglevel=7" \
 			"$top/tests/vm/run-vm.sh" "$suite" "$kver" "$job" 7200 ||
 			{ echo "bench: the guest did not finish; the end of its console:"; tail -n 80 "$job/serial.log"; exit 1; }
-		cp "$job/out/console.log" "$out/smp$smp.log"
-		cat "$out/smp$smp.log"
+		log=$out/smp$smp.log
+		[ "$locks" = 1 ] && log=$out/locks-smp$smp.log
+		cp "$job/out/console.log" "$log"
+		cat "$log"
 		[ "$(cat "$job/out/rc")" = 0 ] || { echo "bench: failed in the guest"; exit 1; }
 	done
+}
+
+# report_locks LINE: the si->lock table from LINE's locks logs: per workload
+# and vCPU count, holds per 1000 allocations, stock's lower bound and the
+# module's, with the module's causes.
+report_locks() {
+	local out
+	out=$(out_of "$1")
+	echo
+	echo "bench-locks: $(cat "$out/kernel" 2>/dev/null || echo "the $1 line"), si->lock holds per 1000 allocations (stock: at least; module: counted)"
+	for f in "$out"/locks-smp*.log; do
+		awk -v smp="${f##*locks-smp}" '
+		function pm(n, d) { return d ? sprintf("%.1f", n * 1000 / d) : "-" }
+		$1 == "locks" && $3 == "stock" {
+			st[$2] = sprintf("%-12s -smp %-2s stock %8d folios %8d out  >= %6s alloc + %6s free", $2, smp + 0, $4, $5, pm($6, $4), pm($7, $4)) }
+		$1 == "locks" && $3 == "on" {
+			why = ""
+			for (i = 8; i <= NF; i++) { split($i, kv, "="); if (kv[2] > 0) why = why " " $i }
+			print st[$2]
+			printf "%-12s -smp %-2s on    %8d folios %8d out     %6s alloc + %6s free  (%s)\n", $2, smp + 0, $4, $5, pm($6, $4), pm($7, $4), substr(why, 2) }
+		$1 == "locks:" { print }' "$f"
+	done | tee "$out/locks.txt"
 }
 
 # report_line LINE: the figures, the ratios and the plot from LINE's logs.
@@ -185,19 +233,28 @@ for line in $kernels; do
 	dir=$(out_of "$line")
 	# BENCH_REPORT_ONLY=1: the report and plot again, from the last run's logs.
 	if [ "${BENCH_REPORT_ONLY:-0}" = 1 ]; then
-		[ -n "$(ls "$dir"/smp*.log 2>/dev/null)" ] ||
+		[ -n "$(ls "$dir"/smp*.log "$dir"/locks-smp*.log 2>/dev/null)" ] ||
 			{ echo "bench: no $dir/smp*.log to report"; exit 1; }
 	else
 		# BENCH_ADD=1: keep the boots of an earlier run (other vCPU
 		# counts) and report them with these, as one series.
-		[ "${BENCH_ADD:-0}" = 1 ] || rm -rf "$dir"
+		if [ "$locks" = 1 ]; then
+			rm -f "$dir"/locks-smp*.log
+		else
+			[ "${BENCH_ADD:-0}" = 1 ] || rm -rf "$dir"
+		fi
 		mkdir -p "$dir"
 		run_line "$line"
 	fi
 done
 for line in $kernels; do
-	report_line "$line"
+	if [ "$locks" = 1 ]; then
+		report_locks "$line"
+	else
+		report_line "$line"
+	fi
 done
+[ "$locks" = 1 ] && { echo "took $(( $(date +%s) - t0 ))s"; exit 0; }
 # The scaling projection: si->lock acquisitions and hold times need the
 # debug kernel's lock statistics, which the stock kernels above lack.
 echo
