@@ -15,6 +15,7 @@
 
 #include <clusterswap/compat.h>
 #include <clusterswap/control.h>
+#include <clusterswap/credit.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
 #include <clusterswap/selftest.h>
@@ -48,6 +49,7 @@ static int __init clusterswap_init(void)
 	if (err)
 		return err;
 	cs_swapdev_init();
+	cs_credit_init();
 	err = cs_sym_refuse_later_code();
 	if (err)
 		return err;
@@ -77,6 +79,7 @@ static void __exit clusterswap_exit(void)
 	cs_hooks_unregister();
 	flush_work(&cs_devices_work);
 	cs_line_exit();
+	cs_credit_exit();
 	cs_debugfs_exit();
 	pr_info("unloaded; the stock swap allocator is in charge\n");
 }

@@ -21,6 +21,8 @@
 
 struct cs_pcp;
 
+void cs_credit_init(void);
+void cs_credit_exit(void);
 bool cs_credit_take(struct cs_pcp *pcp, unsigned int type, unsigned int nr);
 bool cs_credit_refill(struct swap_info_struct *si, struct cs_pcp *pcp, unsigned int nr);
 void cs_credit_put(struct swap_info_struct *si, unsigned int nr);
