@@ -178,15 +178,20 @@ static void cs_credit_settle(struct swap_info_struct *si, atomic_t *pool)
  * make bench-locks: 283 si->lock holds per 1000 allocations while one of two
  * devices went off and on under load).  Instead a free leaves the slots in
  * the freeing CPU's pool and queues the device's work, which takes every
- * CPU's pool back at once.  The put writes its pool before it queues, and a
- * work is run at least once after any queue_work() on it begins, so the
- * last free's credit is always taken back.
+ * CPU's pool back at once, a tick later (run at once, it ran after nearly
+ * every free: measured 134,882 holds instead of 194,645).  The put writes
+ * its pool before it queues, and a work is run at least once after any
+ * queue_delayed_work() on it begins, so the last free's credit is always
+ * taken back, about a tick after the free.
  */
-static struct work_struct cs_leaving_work[MAX_SWAPFILES];
+#define CS_LEAVING_DELAY	1	/* jiffies */
+
+static struct delayed_work cs_leaving_work[MAX_SWAPFILES];
 
 static void cs_leaving_settle(struct work_struct *work)
 {
-	struct swap_info_struct *si = cs_swap_device(work - cs_leaving_work);
+	struct delayed_work *dwork = to_delayed_work(work);
+	struct swap_info_struct *si = cs_swap_device(dwork - cs_leaving_work);
 
 	if (!si)
 		return;
@@ -205,7 +210,7 @@ void cs_credit_init(void)
 	int type;
 
 	for (type = 0; type < MAX_SWAPFILES; type++)
-		INIT_WORK(&cs_leaving_work[type], cs_leaving_settle);
+		INIT_DELAYED_WORK(&cs_leaving_work[type], cs_leaving_settle);
 }
 
 /**
@@ -219,7 +224,7 @@ void cs_credit_exit(void)
 	int type;
 
 	for (type = 0; type < MAX_SWAPFILES; type++)
-		flush_work(&cs_leaving_work[type]);
+		flush_delayed_work(&cs_leaving_work[type]);
 }
 
 /**
@@ -241,7 +246,7 @@ void cs_credit_put(struct swap_info_struct *si, unsigned int nr)
 	int held = atomic_add_return(nr, pool);
 
 	if (!(READ_ONCE(si->flags) & SWP_WRITEOK)) {
-		queue_work(system_wq, &cs_leaving_work[si->type]);
+		queue_delayed_work(system_wq, &cs_leaving_work[si->type], CS_LEAVING_DELAY);
 		return;
 	}
 	if (held > CS_CREDIT_HIGH || !READ_ONCE(si->highest_bit))
