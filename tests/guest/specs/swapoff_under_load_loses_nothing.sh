@@ -29,7 +29,7 @@ test_swapoff_under_load_loses_nothing() {
 	kill -USR1 $pid
 	wait $pid
 	verifier_ok $? "across swapoff/swapon"
-	cs_stats_note alloc.total alloc.slow credit.return
+	cs_stats_note alloc.total alloc.slow credit.return si_lock.free si_lock.why.credit_back
 	cs_check_ok "20 swapoff/swapon cycles under load"
 	cs_unload
 }
