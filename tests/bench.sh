@@ -14,7 +14,14 @@
 #   stressng  Debian's stress-ng --pageswap --verify, bogo ops per second
 #   single    one thread, sequential: the no-regression guard
 #
+# With the 6.12 line, a reference column: the same workloads, rounds and vCPU
+# counts on Debian sid's kernel (7.x, upstream's own cluster allocator, no
+# module), booted with the trixie root's userland (tests/vm/reference-root.sh),
+# reported as the arm "upstream" beside 6.12's; being another boot of
+# another kernel, its ratio to 6.12's stock is across boots.
+#
 # Environment: BENCH_KERNELS (default "6.12 6.1"), BENCH_ROUNDS (default 7),
+# BENCH_REFERENCE (default 1 with 6.12; 0 leaves the sid kernel out),
 # BENCH_SMP (default "1 2 4 8"),
 # BENCH_QUICK=1 (3 rounds at -smp 2: a look, not a result),
 # BENCH_REPORT_ONLY=1 (the report and plot again from the last run's logs),
@@ -52,6 +59,8 @@ export CLUSTERSWAP_CACHE=$cache
 rounds=${BENCH_ROUNDS:-7}
 smps=${BENCH_SMP:-1 2 4 8}
 locks=${BENCH_LOCKS:-0}
+reference=${BENCH_REFERENCE:-1}
+[ "$locks" = 1 ] && reference=0
 # BENCH_QUICK=1: a short run, 3 rounds at -smp 2 (unless set otherwise).
 if [ "${BENCH_QUICK:-0}" = 1 ]; then
 	rounds=${BENCH_ROUNDS:-3}
@@ -169,6 +178,41 @@ CONF
 	done
 }
 
+# run_reference LINE: the reference kernel's boots, one per vCPU count, with
+# LINE's workloads and rounds, the arm "unloaded" renamed "upstream", into
+# out_of LINE as ref-smp<N>.log.  Uses the job folder run_line left.
+run_reference() {
+	local out job kver merged initrd smp
+	out=$(out_of "$1")
+	job=$cache/jobs/bench-trixie
+	read -r kver merged < <("$top/tests/vm/reference-root.sh" mount | tail -n 1)
+	initrd=$(VM_ROOT=$merged "$top/tests/vm/initramfs.sh" trixie "$kver")
+	for smp in $smps; do
+		sed -i 's/^ARMS=.*//' "$job/bench.conf"
+		w=
+		for x in $workloads; do
+			case $x in
+			stressng | single) [ "$smp" = 2 ] && w="$w $x" ;;
+			*) w="$w $x" ;;
+			esac
+		done
+		[ -n "$w" ] || continue
+		sed -i "s/^WORKLOADS=.*/WORKLOADS=\"$w\"/; s/^PROFILE=.*/PROFILE=0/" "$job/bench.conf"
+		echo 'ARMS="unloaded"' >>"$job/bench.conf"
+		echo
+		echo "bench: reference $kver (Debian sid, upstream's allocator) at -smp $smp:$w, $rounds rounds"
+		VM_SMP=$smp VM_ROOT=$merged VM_KERNEL=$merged/lib/modules/$kver/vmlinuz VM_INITRD=$initrd \
+			VM_APPEND="${VM_APPEND:-} loglevel=7" \
+			"$top/tests/vm/run-vm.sh" trixie "$kver" "$job" 7200 ||
+			{ "$top/tests/vm/reference-root.sh" umount; echo "bench: the reference guest did not finish; the end of its console:"; tail -n 80 "$job/serial.log"; exit 1; }
+		sed 's/^run \([^ ]*\) unloaded /run \1 upstream /' "$job/out/console.log" >"$out/ref-smp$smp.log"
+		echo "$kver" >"$out/reference"
+		cat "$out/ref-smp$smp.log"
+		[ "$(cat "$job/out/rc")" = 0 ] || { "$top/tests/vm/reference-root.sh" umount; echo "bench: failed in the reference guest"; exit 1; }
+	done
+	"$top/tests/vm/reference-root.sh" umount
+}
+
 # report_locks LINE: the si->lock table from LINE's locks logs: per workload
 # and vCPU count, holds per 1000 allocations, stock's lower bound and the
 # module's, with the module's causes.
@@ -197,12 +241,15 @@ report_line() {
 	out=$(out_of "$1")
 	echo
 	echo "bench: $(cat "$out/kernel" 2>/dev/null || echo "the $1 line"), TCG on $(nproc) host cores; arms interleaved in each boot"
-	python3 "$top/tests/bench/report.py" "$out" "$out"/smp*.log | tee "$out/report.txt"
+	[ -f "$out/reference" ] && echo "bench: reference arm \"upstream\": $(cat "$out/reference") (Debian sid), booted separately with the same userland"
+	python3 "$top/tests/bench/report.py" "$out" "$out"/smp*.log $(ls "$out"/ref-smp*.log 2>/dev/null) | tee "$out/report.txt"
 	command -v gnuplot >/dev/null || return 0
 	blocks=$(grep -c '^# ' "$out/sys_us_per_page.dat")
 	# The rounds each boot ran, from its logs (a report may join boots run
 	# with different BENCH_ROUNDS).
 	runs=$(sed -n 's/^config .* rounds=\([0-9]*\).*/\1/p' "$out"/smp*.log | sort -un | paste -sd /)
+	upstream=
+	[ -f "$out/reference" ] && upstream=", '' index @I@ using 1:5 with linespoints title 'upstream $(cat "$out/reference") (sid)'"
 	gnuplot <<PLOT && echo "plot: $out/sys_us_per_page.svg"
 set terminal svg size 900,$((360 * blocks)) dynamic
 set output "$out/sys_us_per_page.svg"
@@ -215,7 +262,7 @@ set logscale x 2
 set logscale y
 $(i=0; grep '^# ' "$out/sys_us_per_page.dat" | while read -r _ name _; do
 	echo "set title \"$1: ${name%:} (median of $runs runs per arm)\""
-	echo "plot '$out/sys_us_per_page.dat' index $i using 1:2 with linespoints title 'unloaded', '' index $i using 1:3 with linespoints title 'off', '' index $i using 1:4 with linespoints title 'on'"
+	echo "plot '$out/sys_us_per_page.dat' index $i using 1:2 with linespoints title 'unloaded', '' index $i using 1:3 with linespoints title 'off', '' index $i using 1:4 with linespoints title 'on'${upstream//@I@/$i}"
 	i=$((i + 1))
 done)
 unset multiplot
@@ -245,6 +292,9 @@ for line in $kernels; do
 		fi
 		mkdir -p "$dir"
 		run_line "$line"
+		if [ "$line" = 6.12 ] && [ "$reference" = 1 ]; then
+			run_reference "$line"
+		fi
 	fi
 done
 for line in $kernels; do

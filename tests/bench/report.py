@@ -21,7 +21,9 @@ import re
 import statistics
 import sys
 
-ARMS = ("unloaded", "off", "on")
+# "upstream": the reference kernel (Debian sid, upstream's own allocator),
+# another boot: its ratio to unloaded is across boots.
+ARMS = ("unloaded", "off", "on", "upstream")
 # metric: (key, better) where better is "lower" or "higher"
 METRICS = (("sys_us_per_page", "lower"), ("pages_per_s", "higher"), ("ops_per_s", "higher"))
 
@@ -90,7 +92,8 @@ def main():
     print("Raw runs (every one): " + os.path.join(outdir, "runs.tsv"))
     for w, smp in groups:
         sel = [r for r in runs if r["workload"] == w and r["smp"] == smp]
-        print(f"\n{w} at -smp {smp} ({len(sel) // 3} rounds):")
+        rounds = max(sum(1 for r in sel if r["arm"] == a) for a in ARMS)
+        print(f"\n{w} at -smp {smp} ({rounds} rounds):")
         print("| arm | sys us/page: median [min, max] | pages/s out: median [min, max] | ops/s | si->lock per 1000 allocations |")
         print("|---|---|---|---|---|")
         per_arm = {}
@@ -106,7 +109,7 @@ def main():
             allocs = sum(r["allocs"] for r in ar)
             lock = f"{sum(r['si_lock'] for r in ar) * 1000 / allocs:.1f}" if allocs else "-"
             print(f"| {a} | {cells[0]} | {cells[1]} | {cells[2]} | {lock} |")
-        for a in ("on", "off"):
+        for a in ("on", "off", "upstream"):
             for m, better in METRICS:
                 num = [r[m] for r in per_arm.get(a, []) if r[m] is not None]
                 den = [r[m] for r in per_arm.get("unloaded", []) if r[m] is not None]
@@ -124,7 +127,7 @@ def main():
     # Plot data: per workload, vCPUs, then each arm's median sys us per page.
     with open(os.path.join(outdir, "sys_us_per_page.dat"), "w") as f:
         for w in sorted({g[0] for g in groups}):
-            f.write(f"# {w}: smp unloaded off on\n")
+            f.write(f"# {w}: smp unloaded off on upstream\n")
             for smp in sorted({g[1] for g in groups if g[0] == w}):
                 vals = []
                 for a in ARMS:

@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 suite=${1:?usage: initramfs.sh SUITE KVER}
 kver=${2:?usage: initramfs.sh SUITE KVER}
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
-root=$cache/roots/$suite
+root=${VM_ROOT:-$cache/roots/$suite}
 out=$cache/initramfs/$suite-$kver.cpio
 stamp=$(cat "$root/.clusterswap-recipe" "$here/initramfs.sh" "$here/init" | sha256sum | cut -c1-16)
 
