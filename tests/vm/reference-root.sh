@@ -5,9 +5,9 @@
 # itself is not changed).  The packages come from the host's mirror through
 # a private apt configuration in the cache: nothing is added to the host's
 # apt sources.  Only linux-base-* (config, System.map, modules.builtin),
-# linux-binary-* (the image) and linux-modules-* are
-# unpacked, with no maintainer script: the guest's initramfs is this
-# harness's own (initramfs.sh).
+# linux-binary-* (the image) and linux-modules-* are unpacked, with no
+# maintainer script: the guest's initramfs is this harness's own
+# (initramfs.sh).
 #
 #   reference-root.sh mount     prints "KVER MERGED" on its last line
 #   reference-root.sh umount
