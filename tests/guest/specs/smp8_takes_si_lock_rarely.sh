@@ -7,9 +7,9 @@
 # frees beside it).  How many pages one run of the load swaps out depends on
 # the host (memory.high reclaims on the way back to user space, so how much
 # stays resident depends on timing; CI's host once made 7,735 allocations in
-# one run where this machine makes over 40,000): each arm runs it again, with a new
-# seed, until it has made at least 20,000 allocations (at most 4 runs), and
-# a figure from fewer than 10,000 is a failure.
+# one run where this machine makes over 40,000): each arm runs it again,
+# with a new seed, until it has made at least 20,000 allocations (at most 4
+# runs), and a figure from fewer than 10,000 is a failure.
 # Then the switch flips every 200 ms for 60 s (at least 150 flips).  Every
 # page comes back intact.
 TIMEOUT_smp8_takes_si_lock_rarely=540
