@@ -89,6 +89,19 @@ out_of() {
 	echo "$top/build/bench/$1"
 }
 
+# workloads_at SMP: the workloads a boot with SMP vCPUs runs, each with a
+# leading space (stressng and single only at -smp 2, except in bench-locks).
+workloads_at() {
+	local x
+	for x in $workloads; do
+		case $x in
+		stressng | single) [ "$1" = 2 ] || [ "$locks" = 1 ] && printf ' %s' "$x" ;;
+		*) printf ' %s' "$x" ;;
+		esac
+	done
+	return 0
+}
+
 # run_line LINE: every vCPU count's boot on LINE's stock kernel, its console
 # logs into out_of LINE.  Exits on a guest that fails or a bad page.
 run_line() {
@@ -135,13 +148,7 @@ run_line() {
 	echo "$kver" >"$out/kernel"
 
 	for smp in $smps; do
-		w=
-		for x in $workloads; do
-			case $x in
-			stressng | single) [ "$smp" = 2 ] || [ "$locks" = 1 ] && w="$w $x" ;;
-			*) w="$w $x" ;;
-			esac
-		done
+		w=$(workloads_at "$smp")
 		[ -n "$w" ] || continue
 		profile=${BENCH_PROFILE:-0}
 		case " ${BENCH_PROFILE_SMP:-$smp} " in
@@ -189,13 +196,7 @@ run_reference() {
 	initrd=$(VM_ROOT=$merged "$top/tests/vm/initramfs.sh" trixie "$kver")
 	for smp in $smps; do
 		sed -i 's/^ARMS=.*//' "$job/bench.conf"
-		w=
-		for x in $workloads; do
-			case $x in
-			stressng | single) [ "$smp" = 2 ] && w="$w $x" ;;
-			*) w="$w $x" ;;
-			esac
-		done
+		w=$(workloads_at "$smp")
 		[ -n "$w" ] || continue
 		sed -i "s/^WORKLOADS=.*/WORKLOADS=\"$w\"/; s/^PROFILE=.*/PROFILE=0/" "$job/bench.conf"
 		echo 'ARMS="unloaded"' >>"$job/bench.conf"
