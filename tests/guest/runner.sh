@@ -9,7 +9,7 @@
 # it (it does after its first report, and would then watch nothing more).
 cd /job || exit 1
 . /job/lib.sh
-BAD_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN|clusterswap: internal inconsistency'
+BAD_LOG='WARNING:|BUG:|Oops|list_[a-z]* corruption|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN|clusterswap: internal inconsistency'
 ALLOWED_TAINT=$((4096 | 8192))
 # A debug kernel runs slower: the host scales every limit (time_scale).
 scale=$(cat /job/time_scale 2>/dev/null || echo 1)

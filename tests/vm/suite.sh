@@ -86,7 +86,7 @@ directive() {
 # console instead, "cs-result: PASS <test>" or "cs-result: FAIL <test>:
 # reason", and powers the guest off.  Its kernel log is the serial console
 # from its "cs-mark: start" line on: a warning, BUG or lockup there fails it.
-BAD_LOG='WARNING:|BUG:|Oops|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN|clusterswap: internal inconsistency'
+BAD_LOG='WARNING:|BUG:|Oops|list_[a-z]* corruption|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN|clusterswap: internal inconsistency'
 serial_results() {
 	local log=$job/serial.log verdict bad
 	echo "--- $label/$1 serial console:"
@@ -105,15 +105,21 @@ serial_results() {
 
 # Why a guest did not finish, for the summary line of each test it did not
 # run to the end: the first line of the serial console that BAD_LOG matches,
-# and where the CPU was (the first RIP line after it), or nothing.
+# where the CPU was (the first RIP line after it), and the call trace after
+# that (its first 12 reliable frames, innermost first), or nothing.  CI shows only
+# the summary, so the line carries what a reader needs to start on the bug.
 guest_death() {
-	local log=$job/serial.log first bad rip
+	local log=$job/serial.log first bad rip trace
 	first=$(grep -anE "$BAD_LOG" "$log" 2>/dev/null | head -n 1) || true
 	[ -n "$first" ] || return 0
 	bad=$(echo "${first#*:}" | tr -d '\r' | sed 's/^\[ *[0-9.]*\] //')
 	rip=$(tail -n "+${first%%:*}" "$log" | grep -a -m 1 'RIP: 0010:' | tr -d '\r' |
 		sed 's/.*RIP: 0010:/ at /') || true
-	echo " (serial console: $bad$rip)"
+	trace=$(tail -n "+${first%%:*}" "$log" | tr -d '\r' |
+		sed -n '/Call Trace:/,/<\/TASK>\|---\[ end/p' |
+		sed -n 's/^\[ *[0-9.]*\]  *\([A-Za-z0-9_.]*+0x[0-9a-f]*\/0x[0-9a-f]*\).*/\1/p' |
+		grep -v '^\(asm_\|entry_\|do_syscall\)' | head -n 12 | paste -sd' ' | sed 's/ / < /g') || true
+	echo " (serial console: $bad$rip${trace:+; call trace: $trace})"
 }
 
 # run_group MODE TEST...: one boot running TEST... Appends to $all_results.
