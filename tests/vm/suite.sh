@@ -119,7 +119,12 @@ guest_death() {
 		sed -n '/Call Trace:/,/<\/TASK>\|---\[ end/p' |
 		sed -n 's/^\[ *[0-9.]*\]  *\([A-Za-z0-9_.]*+0x[0-9a-f]*\/0x[0-9a-f]*\).*/\1/p' |
 		grep -v '^\(asm_\|entry_\|do_syscall\)' | head -n 12 | paste -sd' ' | sed 's/ / < /g') || true
-	echo " (serial console: $bad$rip${trace:+; call trace: $trace})"
+	# Code patching after boot is what multi-threaded TCG has been seen to
+	# lose (tests/README.md); a clocksource switch patches static branches.
+	late=$(head -n "${first%%:*}" "$log" | tr -d '\r' |
+		grep -a 'clocksource\|TSC unstable' | grep -av '^\[ *[0-9]\.' | tail -n 1 |
+		sed 's/^\[ *\([0-9.]*\)\] /at \1 s: /') || true
+	echo " (serial console: $bad$rip${trace:+; call trace: $trace}${late:+; before it, $late})"
 }
 
 # run_group MODE TEST...: one boot running TEST... Appends to $all_results.
