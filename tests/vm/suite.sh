@@ -127,6 +127,20 @@ guest_death() {
 	echo " (serial console: $bad$rip${trace:+; call trace: $trace}${late:+; before it, $late})"
 }
 
+# keep_serial TEST: a dead guest's whole serial console outlives the job
+# folder (the next boot reuses it), in the cache's failed-boots folder, the
+# newest 20 kept; its report from the first bad line on is printed too.
+keep_serial() {
+	local keep=$cache/failed-boots first
+	mkdir -p "$keep"
+	cp "$job/serial.log" "$keep/$(date +%Y%m%d-%H%M%S)-$label-$1.serial.log" 2>/dev/null || return 0
+	ls -t "$keep"/*.serial.log | tail -n +21 | xargs -r rm -f
+	first=$(grep -anE "$BAD_LOG" "$job/serial.log" | head -n 1 | cut -d: -f1) || true
+	[ -n "$first" ] || return 0
+	echo "--- $label/$1: serial console from the first bad line (kept in $keep)"
+	tail -n "+$first" "$job/serial.log" | tr -d '\r' | head -n 80 | sed 's/^/  | /'
+}
+
 # run_group MODE TEST...: one boot running TEST... Appends to $all_results.
 run_group() {
 	local mode=$1 limit=60 t t_limit smp=2 disk= extra= append= installed= vmroot=
@@ -179,6 +193,7 @@ run_group() {
 	[ -n "$installed" ] && "$here/root-installed.sh" umount "$suite"
 	if [ -z "$vm_ok" ]; then
 		[ -f "$job/out/console.log" ] && tail -n 60 "$job/out/console.log"
+		keep_serial "$1"
 		cat "$job/out/results" >>"$all_results" 2>/dev/null || true
 		[ "$(directive END "$1")" = serial ] && serial_results "$1"
 		local why
