@@ -21,13 +21,8 @@
 . /job/lib.sh
 . /job/bench.conf
 
-K=/sys/kernel/tracing
 PROBES="folio_alloc_swap get_swap_pages swapcache_free_entries"
 WHY="slow last credit filled full_check stock relist credit_back bounds exact"
-
-probe_hits() {
-	awk -v e="cs_locks/$1" '$1 == e || $1 == substr(e, 10) {print $2}' $K/kprobe_profile
-}
 
 # stats_now: the module counters this report reads, on one line.
 stats_now() {
@@ -87,18 +82,13 @@ workload() {
 
 # stock_run WORKLOAD SEED: the workload on stock, kprobes counting.
 stock_run() {
-	for f in $PROBES; do
-		echo "p:cs_locks/$f $f" >>$K/kprobe_events || { echo "locks: no kprobe on $f"; exit 1; }
-	done
-	echo 1 >$K/events/cs_locks/enable
+	kprobes_on cs_locks $PROBES || { echo "locks: the stock figures need kprobes"; exit 1; }
 	o0=$(vmstat pswpout)
 	workload "$1" "$2" >/tmp/w.log 2>&1 || { tail -n 5 /tmp/w.log; echo "locks: $1 failed on stock"; exit 1; }
-	echo 0 >$K/events/cs_locks/enable
-	echo "locks $1 stock $(probe_hits folio_alloc_swap) $(($(vmstat pswpout) - o0))" \
-		"$(probe_hits get_swap_pages) $(probe_hits swapcache_free_entries)"
-	for f in $PROBES; do
-		echo "-:cs_locks/$f" >>$K/kprobe_events
-	done
+	kprobes_stop cs_locks
+	echo "locks $1 stock $(kprobe_hits cs_locks folio_alloc_swap) $(($(vmstat pswpout) - o0))" \
+		"$(kprobe_hits cs_locks get_swap_pages) $(kprobe_hits cs_locks swapcache_free_entries)"
+	kprobes_off cs_locks $PROBES
 }
 
 # on_run WORKLOAD SEED: the workload with the module on, its counters.

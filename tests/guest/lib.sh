@@ -242,3 +242,38 @@ holes_end() {
 	note "$(tail -n 1 /tmp/holes.out)"
 	[ "$rc" = 0 ] || fail "the pages kept in swap are not intact ($1)"
 }
+
+# kprobes_on GROUP FUNC...: a kprobe on each stock FUNC, in the trace event
+# group GROUP, enabled (the stock figures that the module's counters are set
+# beside).  Fails with the function it could not probe.
+kprobes_on() {
+	_g=$1
+	shift
+	for _f in "$@"; do
+		echo "p:$_g/$_f $_f" >>/sys/kernel/tracing/kprobe_events || {
+			echo "cannot put a kprobe on $_f"
+			return 1
+		}
+	done
+	echo 1 >"/sys/kernel/tracing/events/$_g/enable"
+}
+
+# kprobes_stop GROUP: stop counting (the hits stay readable).
+kprobes_stop() {
+	echo 0 >"/sys/kernel/tracing/events/$1/enable"
+}
+
+# kprobes_off GROUP FUNC...: remove the kprobes kprobes_on put.
+kprobes_off() {
+	_g=$1
+	shift
+	for _f in "$@"; do
+		echo "-:$_g/$_f" >>/sys/kernel/tracing/kprobe_events
+	done
+}
+
+# kprobe_hits GROUP FUNC: how often the kprobe on FUNC fired (kprobe_profile
+# names it GROUP/FUNC or FUNC, by kernel).
+kprobe_hits() {
+	awk -v e="$1/$2" -v f="$2" '$1 == e || $1 == f {print $2}' /sys/kernel/tracing/kprobe_profile
+}

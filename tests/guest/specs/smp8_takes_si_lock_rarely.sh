@@ -16,7 +16,6 @@ TIMEOUT_smp8_takes_si_lock_rarely=540
 SMP_smp8_takes_si_lock_rarely=8
 BOOT_smp8_takes_si_lock_rarely=own
 NEEDS_smp8_takes_si_lock_rarely=allocator
-K=/sys/kernel/tracing
 # The stock functions counted: the folio allocations, and the two that take
 # si->lock.
 STOCK_PROBES="folio_alloc_swap get_swap_pages swapcache_free_entries"
@@ -28,29 +27,21 @@ per_mille() {
 	echo "$(($1 * 10000 / $2 / 10)).$(($1 * 10000 / $2 % 10))"
 }
 
-# probe_hits EVENT: how often the kprobe EVENT fired.
-probe_hits() {
-	awk -v e="$1" '$1 == e || $1 == "cs_smp8/" e {print $2}' $K/kprobe_profile
-}
-
 # stock_figure: the same load on stock, its si->lock-taking calls counted.
 stock_figure() {
-	for f in $STOCK_PROBES; do
-		echo "p:cs_smp8/$f $f" >>$K/kprobe_events || fail "cannot put a kprobe on $f"
-	done
-	echo 1 >$K/events/cs_smp8/enable
+	kprobes_on cs_smp8 $STOCK_PROBES >/tmp/kprobes.out || fail "$(cat /tmp/kprobes.out)"
 	o0=$(vmstat pswpout)
 	for seed in 70 80 90 100; do
 		in_memcg smp8 $BIN/verifier -t 8 -m 96 -p 2 -s $seed
 		verifier_ok $? "at -smp 8, stock"
-		[ "$(probe_hits folio_alloc_swap)" -ge $ENOUGH ] && break
+		[ "$(kprobe_hits cs_smp8 folio_alloc_swap)" -ge $ENOUGH ] && break
 	done
-	echo 0 >$K/events/cs_smp8/enable
+	kprobes_stop cs_smp8
 	so=$(($(vmstat pswpout) - o0))
-	sa=$(probe_hits folio_alloc_swap); sg=$(probe_hits get_swap_pages); sf=$(probe_hits swapcache_free_entries)
-	for f in $STOCK_PROBES; do
-		echo "-:cs_smp8/$f" >>$K/kprobe_events
-	done
+	sa=$(kprobe_hits cs_smp8 folio_alloc_swap)
+	sg=$(kprobe_hits cs_smp8 get_swap_pages)
+	sf=$(kprobe_hits cs_smp8 swapcache_free_entries)
+	kprobes_off cs_smp8 $STOCK_PROBES
 	[ "${sa:-0}" -ge $FEWEST ] || fail "only ${sa:-0} stock folio allocations ($so pages swapped out) under the 8-thread load"
 	note "stock, 8 threads: $sa folio allocations ($so pages swapped out); get_swap_pages $sg calls (at least $(per_mille "$sg" "$sa") si->lock holds per 1000), swapcache_free_entries $sf calls (at least $(per_mille "$sf" "$sa") per 1000 allocations)"
 }
