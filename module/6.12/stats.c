@@ -22,6 +22,8 @@
 void cs_line_show_stats(struct seq_file *m)
 {
 	unsigned long allocs = 0, order0 = cs_sum(alloc[0]);
+	/* Summed once, so that the rates below agree with the totals. */
+	unsigned long lock_alloc = cs_sum_lock_alloc(), lock_free = cs_sum_lock_free();
 	int o;
 
 	for (o = 0; o < SWAP_NR_ORDERS; o++) {
@@ -42,13 +44,12 @@ void cs_line_show_stats(struct seq_file *m)
 	seq_printf(m, "zswap_invalidate %lu\n", cs_sum(zswap_invalidate));
 	seq_printf(m, "list_moves %lu\n", cs_sum(list_moves));
 	seq_printf(m, "alloc.in_use_skipped %lu\n", cs_sum(in_use_skipped));
-	seq_printf(m, "si_lock.alloc %lu\n", cs_sum_lock_alloc());
-	seq_printf(m, "si_lock.free %lu\n", cs_sum_lock_free());
+	seq_printf(m, "si_lock.alloc %lu\n", lock_alloc);
+	seq_printf(m, "si_lock.free %lu\n", lock_free);
 	seq_printf(m, "si_lock.trylock_fail %lu\n", cs_sum(trylock_fail));
 	cs_show_lock_why(m);
-	cs_show_per_mille(m, "si_lock.alloc_per_1000_order0", cs_sum_lock_alloc(), order0);
-	cs_show_per_mille(m, "si_lock.all_per_1000_order0",
-			  cs_sum_lock_alloc() + cs_sum_lock_free(), order0);
+	cs_show_per_mille(m, "si_lock.alloc_per_1000_order0", lock_alloc, order0);
+	cs_show_per_mille(m, "si_lock.all_per_1000_order0", lock_alloc + lock_free, order0);
 	seq_printf(m, "credit.take %lu\n", cs_sum(credit_take));
 	seq_printf(m, "credit.return %lu\n", cs_sum(credit_return));
 	seq_printf(m, "device_full %lu\n", cs_sum(full));
