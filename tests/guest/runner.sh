@@ -16,6 +16,15 @@ scale=$(cat /job/time_scale 2>/dev/null || echo 1)
 
 results=/job/out/results
 : >"$results"
+
+# The first memory cgroup switches static keys on for good
+# (memcg_kmem_online_key: kmalloc and kfree are patched), and multi-threaded
+# TCG has lost such cross-CPU code patching while the other vCPU was busy:
+# seen as "Oops: int3" in kfree, in an interrupt on one vCPU, while the other
+# created a test's first memory cgroup (tests/README.md).  A system with
+# systemd creates memory cgroups at boot; so does this, while the guest is idle.
+grep -q memory "$CG/cgroup.subtree_control" || echo +memory >"$CG/cgroup.subtree_control"
+mkdir "$CG/cs-boot" && rmdir "$CG/cs-boot"
 echo 1 >/proc/sys/kernel/sysrq
 
 # debug_locks: 1 while lockdep is watching; no lockdep, no line.
