@@ -9,6 +9,10 @@ KO=/job/clusterswap.ko
 BIN=/job/bin
 CG=/sys/fs/cgroup
 
+# A kernel log line that fails the test it appears in (runner.sh) or names
+# why a guest died (vm/suite.sh reads this line from here).
+BAD_LOG='WARNING:|BUG:|Oops|list_[a-z]* corruption|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN|clusterswap: internal inconsistency'
+
 fail() {
 	echo "FAIL: $*"
 	exit 1
@@ -70,12 +74,17 @@ swap_clear() {
 	return 0
 }
 
+# memcg_controller_on: children of the root cgroup get the memory controller.
+memcg_controller_on() {
+	grep -q memory "$CG/cgroup.subtree_control" || echo +memory >"$CG/cgroup.subtree_control"
+}
+
 # memcg NAME MIB: a memory cgroup that reclaims (swaps) above MIB MiB.
 # memory.high throttles and reclaims; memory.max, half as much again, is the
 # hard stop.  With memory.max alone, stock 6.12 (MGLRU) was seen to OOM-kill
 # at the very first reclaim, with nothing yet in swap.
 memcg() {
-	grep -q memory "$CG/cgroup.subtree_control" || echo +memory >"$CG/cgroup.subtree_control"
+	memcg_controller_on
 	mkdir -p "$CG/$1" &&
 		echo "$(($2 * 3 / 2))M" >"$CG/$1/memory.max" &&
 		echo "${2}M" >"$CG/$1/memory.high" || fail "memcg $1"

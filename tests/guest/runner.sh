@@ -9,7 +9,6 @@
 # it (it does after its first report, and would then watch nothing more).
 cd /job || exit 1
 . /job/lib.sh
-BAD_LOG='WARNING:|BUG:|Oops|list_[a-z]* corruption|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN|clusterswap: internal inconsistency'
 ALLOWED_TAINT=$((4096 | 8192))
 # A debug kernel runs slower: the host scales every limit (time_scale).
 scale=$(cat /job/time_scale 2>/dev/null || echo 1)
@@ -23,7 +22,7 @@ results=/job/out/results
 # seen as "Oops: int3" in kfree, in an interrupt on one vCPU, while the other
 # created a test's first memory cgroup (tests/README.md).  A system with
 # systemd creates memory cgroups at boot; so does this, while the guest is idle.
-grep -q memory "$CG/cgroup.subtree_control" || echo +memory >"$CG/cgroup.subtree_control"
+memcg_controller_on
 mkdir "$CG/cs-boot" && rmdir "$CG/cs-boot"
 echo 1 >/proc/sys/kernel/sysrq
 

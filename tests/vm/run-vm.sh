@@ -29,7 +29,7 @@ mkdir -p "$job/out"
 # loglevel=5 puts warnings and the registers and stack of a lockup on the
 # serial console, the one record a guest that hangs leaves; softlockup_panic
 # ends such a guest at once instead of at the time limit (a soft lockup fails
-# the test either way: suite.sh BAD_LOG).
+# the test either way: BAD_LOG in guest/lib.sh).
 cmdline="console=ttyS0 quiet loglevel=5 panic=-1 oops=panic softlockup_panic=1 mitigations=off"
 cmdline="$cmdline transparent_hugepage=never ${VM_APPEND:-}"
 # The compiler cache of root-warm.sh, when there is one.

@@ -86,7 +86,8 @@ directive() {
 # console instead, "cs-result: PASS <test>" or "cs-result: FAIL <test>:
 # reason", and powers the guest off.  Its kernel log is the serial console
 # from its "cs-mark: start" line on: a warning, BUG or lockup there fails it.
-BAD_LOG='WARNING:|BUG:|Oops|list_[a-z]* corruption|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN|clusterswap: internal inconsistency'
+BAD_LOG=$(sed -n "s/^BAD_LOG='\\(.*\\)'\$/\\1/p" "$top/tests/guest/lib.sh")
+[ -n "$BAD_LOG" ] || { echo "suite.sh: no BAD_LOG in tests/guest/lib.sh"; exit 1; }
 serial_results() {
 	local log=$job/serial.log verdict bad
 	echo "--- $label/$1 serial console:"
@@ -103,14 +104,20 @@ serial_results() {
 	echo "$verdict" >>"$all_results"
 }
 
+# first_bad: the first line of the serial console that BAD_LOG matches, as
+# "LINENO:TEXT", or nothing.
+first_bad() {
+	grep -anE "$BAD_LOG" "$job/serial.log" 2>/dev/null | head -n 1
+}
+
 # Why a guest did not finish, for the summary line of each test it did not
 # run to the end: the first line of the serial console that BAD_LOG matches,
 # where the CPU was (the first RIP line after it), and the call trace after
 # that (its first 12 reliable frames, innermost first), or nothing.  CI shows only
 # the summary, so the line carries what a reader needs to start on the bug.
 guest_death() {
-	local log=$job/serial.log first bad rip trace
-	first=$(grep -anE "$BAD_LOG" "$log" 2>/dev/null | head -n 1) || true
+	local log=$job/serial.log first bad rip trace late
+	first=$(first_bad) || true
 	[ -n "$first" ] || return 0
 	bad=$(echo "${first#*:}" | tr -d '\r' | sed 's/^\[ *[0-9.]*\] //')
 	rip=$(tail -n "+${first%%:*}" "$log" | grep -a -m 1 'RIP: 0010:' | tr -d '\r' |
@@ -135,10 +142,10 @@ keep_serial() {
 	mkdir -p "$keep"
 	cp "$job/serial.log" "$keep/$(date +%Y%m%d-%H%M%S)-$label-$1.serial.log" 2>/dev/null || return 0
 	ls -t "$keep"/*.serial.log | tail -n +21 | xargs -r rm -f
-	first=$(grep -anE "$BAD_LOG" "$job/serial.log" | head -n 1 | cut -d: -f1) || true
+	first=$(first_bad) || true
 	[ -n "$first" ] || return 0
 	echo "--- $label/$1: serial console from the first bad line (kept in $keep)"
-	tail -n "+$first" "$job/serial.log" | tr -d '\r' | head -n 80 | sed 's/^/  | /'
+	tail -n "+${first%%:*}" "$job/serial.log" | tr -d '\r' | head -n 80 | sed 's/^/  | /'
 }
 
 # run_group MODE TEST...: one boot running TEST... Appends to $all_results.
