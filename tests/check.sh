@@ -26,6 +26,7 @@ skipped=0
 failures=
 skips=
 retries=
+times=
 t0=$(date +%s)
 
 result() {
@@ -37,6 +38,11 @@ result() {
 	*) failed=$((failed + 1)); failures="$failures
   $1" ;;
 	esac
+}
+
+# mmss SECONDS: "M min S s".
+mmss() {
+	echo "$(($1 / 60)) min $(($1 % 60)) s"
 }
 
 section() {
@@ -158,8 +164,10 @@ fi
 
 if [ "$mode" = all ]; then
 	all_tests=${TESTS:-$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//')}
+	t_vm=$(date +%s)
 	for s in $suites; do
 		section "VM: $s"
+		t_suite=$(date +%s)
 		tests=$(target_tests "$s" $all_tests | tr '\n' ' ')
 		[ "$tests" = "$(echo $all_tests) " ] || echo "check: $s runs: $tests(targets.sh)"
 		[ -n "${tests// /}" ] || continue
@@ -186,13 +194,16 @@ if [ "$mode" = all ]; then
 			*) result "FAIL $s/$t: no result: the suite stopped before reporting it (see above)" ;;
 			esac
 		done
+		times="$times
+  $s: $(mmss $(( $(date +%s) - t_suite )))"
 	done
 fi
 
 section "summary"
+echo "time: host checks $(mmss $(( ${t_vm:-$(date +%s)} - t0 )))$times"
 [ -n "$skips" ] && echo "skipped:$skips"
 [ -n "$failures" ] && echo "failed:$failures"
 [ -n "$retries" ] && echo "boots retried (the stock kernel died before any test ran):$retries"
-echo "took $(( $(date +%s) - t0 ))s ($(( ($(date +%s) - t0) / 60 )) min $(( ($(date +%s) - t0) % 60 )) s)"
+echo "took $(( $(date +%s) - t0 ))s ($(mmss $(( $(date +%s) - t0 ))))"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

@@ -37,9 +37,18 @@ ccache_share=
 if [ -d "$cache/ccache/$suite" ]; then
 	ccache_share="-virtfs local,path=$cache/ccache/$suite,mount_tag=ccache,security_model=none,id=ccache"
 fi
+# The CPU: QEMU's "max" without two features that only cost under
+# emulation.  With erms the kernel clears and copies pages with "rep stosb"
+# and "rep movsb", which TCG runs one byte per iteration (without it: "rep
+# stosq", eight bytes an iteration); with la57 it walks five page-table levels on
+# every guest TLB miss instead of four, where most real machines use four.
+# Measured on this 2-core host, a verifier run through zram (180,000 pages
+# swapped out) in an otherwise idle guest: 9.8-10.0 s with "max", 8.2-8.8 s
+# without them.
+cpu=max,-la57,-erms
 rc=0
 timeout --kill-after=10 "$limit" qemu-system-x86_64 \
-	-machine q35 -accel "tcg,thread=${VM_TCG_THREAD:-multi}" -cpu max -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
+	-machine q35 -accel "tcg,thread=${VM_TCG_THREAD:-multi}" -cpu "$cpu" -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
 	-nodefaults -display none -serial "file:$job/serial.log" -monitor none -no-reboot \
 	-kernel "${VM_KERNEL:-$root/boot/vmlinuz-$kver}" -initrd "$initrd" -append "$cmdline" \
 	-virtfs "local,path=${VM_ROOT:-$root},mount_tag=root,security_model=passthrough,readonly=on,id=root" \
