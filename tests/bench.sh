@@ -25,6 +25,8 @@
 # BENCH_SMP (default "1 2 4 8"),
 # BENCH_QUICK=1 (3 rounds at -smp 2: a look, not a result),
 # BENCH_REPORT_ONLY=1 (the report and plot again from the last run's logs),
+# BENCH_BOOTS=one|arm (one boot per vCPU count, or one per arm and round:
+# boots_of below; default arm on 6.1, one on 6.12),
 # BENCH_ADD=1 (keep the last run's boots and add this run's vCPU counts to
 # them: a series taken in parts; a vCPU count run again replaces its boot),
 # BENCH_PROFILE=1 (after the rounds, a perf profile of each workload,
@@ -105,7 +107,7 @@ workloads_at() {
 # run_line LINE: every vCPU count's boot on LINE's stock kernel, its console
 # logs into out_of LINE.  Exits on a guest that fails or a bad page.
 run_line() {
-	local line=$1 out suite root kver job ko p smp w x profile
+	local line=$1 out suite root kver job ko p smp w x profile log round arm
 	out=$(out_of "$line")
 	suite=$(suite_of "$line")
 	"$top/tests/vm/mkroot.sh" "$suite"
@@ -155,34 +157,70 @@ run_line() {
 		*" $smp "*) ;;
 		*) profile=0 ;;
 		esac
-		cat >"$job/bench.conf" <<CONF
-WORKLOADS="$w"
-ROUNDS=$rounds
+		log=$out/smp$smp.log
+		[ "$locks" = 1 ] && log=$out/locks-smp$smp.log
+		echo
+		if [ "$locks" = 1 ]; then
+			echo "bench: $kver at -smp $smp:$w, si->lock per allocation, stock and on"
+			boot_bench "$smp" "$w" "$rounds" 1 "" "$profile" >"$log"
+		elif [ "$(boots_of "$line")" = arm ]; then
+			echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on, a boot per arm and round"
+			: >"$log"
+			for round in $(seq 1 "$rounds"); do
+				for arm in unloaded off on; do
+					boot_bench "$smp" "$w" 1 "$round" "$arm" 0 >>"$log"
+				done
+			done
+			# The profile's runs load and unload the module in one boot.
+			[ "$profile" = 1 ] && boot_bench "$smp" "$w" 0 1 "" 1 >>"$log"
+		else
+			echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on"
+			boot_bench "$smp" "$w" "$rounds" 1 "" "$profile" >"$log"
+		fi
+		cat "$log"
+	done
+}
+
+# boots_of LINE: how LINE's arms are booted: "one" boot per vCPU count, the
+# module loaded and unloaded between runs while nothing swaps, or a boot per
+# "arm" and round (the module loaded, if at all, right after boot).  6.1
+# boots per arm: twice in about 40 stressng runs of its quick bench, a
+# guest that had just loaded the module reported a soft lockup of a CPU
+# spinning at free_swap_slot+0x0, where memory already held the call ftrace
+# wrote, which is how multi-threaded TCG's lost cross-CPU code patching
+# looks (README, "make bench").  BENCH_BOOTS=one|arm sets it for every line.
+boots_of() {
+	case ${BENCH_BOOTS:-} in
+	one | arm) echo "$BENCH_BOOTS" ;;
+	*) [ "$1" = 6.1 ] && echo arm || echo one ;;
+	esac
+}
+
+# boot_bench SMP WORKLOADS ROUNDS FIRST_ROUND ARMS PROFILE: one boot of the
+# job run_line prepared (uses its suite, kver and job), its console on
+# stdout.  ARMS empty: every arm in turn.  Exits on a guest that fails.
+boot_bench() {
+	cat >"$job/bench.conf" <<CONF
+WORKLOADS="$2"
+ROUNDS=$3
+ROUND_FIRST=$4
+SEED_FIRST=$(( ($4 - 1) * 100 + 1 ))
+${5:+ARMS="$5"}
 MEMCG_MIB=96
 VERIFIER_MIB=384
 SINGLE_MIB=192
 PAGEOUT_MIB=128
 PAGEOUT_LOOPS=3
 STRESS_SECONDS=15
-PROFILE=$profile
+PROFILE=$6
 CONF
-		echo
-		if [ "$locks" = 1 ]; then
-			echo "bench: $kver at -smp $smp:$w, si->lock per allocation, stock and on"
-		else
-			echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on"
-		fi
-		# loglevel=7: the whole kernel log on the console, for a guest that
-		# dies (run-vm.sh already panics it on a soft lockup).
-		VM_SMP=$smp VM_APPEND="${VM_APPEND:-} loglevel=7" \
-			"$top/tests/vm/run-vm.sh" "$suite" "$kver" "$job" 7200 ||
-			{ echo "bench: the guest did not finish; the end of its console:"; tail -n 80 "$job/serial.log"; exit 1; }
-		log=$out/smp$smp.log
-		[ "$locks" = 1 ] && log=$out/locks-smp$smp.log
-		cp "$job/out/console.log" "$log"
-		cat "$log"
-		[ "$(cat "$job/out/rc")" = 0 ] || { echo "bench: failed in the guest"; exit 1; }
-	done
+	# loglevel=7: the whole kernel log on the console, for a guest that
+	# dies (run-vm.sh already panics it on a soft lockup).
+	VM_SMP=$1 VM_APPEND="${VM_APPEND:-} loglevel=7" \
+		"$top/tests/vm/run-vm.sh" "$suite" "$kver" "$job" 7200 >&2 ||
+		{ echo "bench: the guest did not finish; the end of its console:" >&2; tail -n 80 "$job/serial.log" >&2; exit 1; }
+	cat "$job/out/console.log"
+	[ "$(cat "$job/out/rc")" = 0 ] || { echo "bench: failed in the guest" >&2; exit 1; }
 }
 
 # run_reference LINE: the reference kernel's boots, one per vCPU count, with
@@ -195,7 +233,7 @@ run_reference() {
 	read -r kver merged < <("$top/tests/vm/reference-root.sh" mount | tail -n 1)
 	initrd=$(VM_ROOT=$merged "$top/tests/vm/initramfs.sh" trixie "$kver")
 	for smp in $smps; do
-		sed -i 's/^ARMS=.*//' "$job/bench.conf"
+		sed -i "s/^ARMS=.*//; s/^ROUNDS=.*/ROUNDS=$rounds/; s/^ROUND_FIRST=.*/ROUND_FIRST=1/" "$job/bench.conf"
 		w=$(workloads_at "$smp")
 		[ -n "$w" ] || continue
 		sed -i "s/^WORKLOADS=.*/WORKLOADS=\"$w\"/; s/^PROFILE=.*/PROFILE=0/" "$job/bench.conf"

@@ -5,7 +5,9 @@
 #   on        enabled=1: clusterswap allocates
 # The module is loaded and unloaded between runs, with nothing swapping.
 # ARMS (bench.conf) may name only unloaded: the reference kernel (Debian
-# sid's, upstream's own allocator) has no module to load.
+# sid's, upstream's own allocator) has no module to load; or one arm, when
+# the host boots once per arm and round (ROUND_FIRST, SEED_FIRST: the
+# round's number and first seed).
 # One line per run:
 #   run WORKLOAD ARM ROUND wall_s sys_us pswpout pswpin allocs si_lock ops
 # sys_us is the workload cgroup's system CPU time (cpu.stat), which includes
@@ -93,10 +95,11 @@ workload() {
 
 memcg bench "$MEMCG_MIB"
 echo "config smp=$(nproc) workloads=$WORKLOADS rounds=$ROUNDS memcg_high=${MEMCG_MIB}M"
-seed=1
+seed=${SEED_FIRST:-1}
+first=${ROUND_FIRST:-1}
 for w in $WORKLOADS; do
 	device "$w"
-	for round in $(seq 1 "$ROUNDS"); do
+	for round in $(seq "$first" $((first + ROUNDS - 1))); do
 		for a in ${ARMS:-unloaded off on}; do
 			arm "$a"
 			echo 0 >/tmp/w.ops
