@@ -279,7 +279,7 @@ report_line() {
 	local out blocks
 	out=$(out_of "$1")
 	echo
-	echo "bench: $(cat "$out/kernel" 2>/dev/null || echo "the $1 line"), TCG on $(nproc) host cores; arms interleaved in each boot"
+	echo "bench: $(cat "$out/kernel" 2>/dev/null || echo "the $1 line"), TCG on $(nproc) host cores; arms interleaved, $([ "$(boots_of "$1")" = arm ] && echo "a boot per arm and round" || echo "in one boot per vCPU count")"
 	[ -f "$out/reference" ] && echo "bench: reference arm \"upstream\": $(cat "$out/reference") (Debian sid), booted separately with the same userland"
 	python3 "$top/tests/bench/report.py" "$out" "$out"/smp*.log $(ls "$out"/ref-smp*.log 2>/dev/null) | tee "$out/report.txt"
 	command -v gnuplot >/dev/null || return 0
