@@ -196,24 +196,31 @@ boots_of() {
 	esac
 }
 
-# boot_bench SMP WORKLOADS ROUNDS FIRST_ROUND ARMS PROFILE: one boot of the
-# job run_line prepared (uses its suite, kver and job), its console on
-# stdout.  ARMS empty: every arm in turn.  Exits on a guest that fails.
-boot_bench() {
+# bench_conf WORKLOADS ROUNDS FIRST_ROUND ARMS PROFILE: the guest's
+# bench.conf in $job (tests/bench/guest.sh reads it).  ARMS empty: every
+# arm in turn.
+bench_conf() {
 	cat >"$job/bench.conf" <<CONF
-WORKLOADS="$2"
-ROUNDS=$3
-ROUND_FIRST=$4
-SEED_FIRST=$(( ($4 - 1) * 100 + 1 ))
-${5:+ARMS="$5"}
+WORKLOADS="$1"
+ROUNDS=$2
+ROUND_FIRST=$3
+SEED_FIRST=$(( ($3 - 1) * 100 + 1 ))
+${4:+ARMS="$4"}
 MEMCG_MIB=96
 VERIFIER_MIB=384
 SINGLE_MIB=192
 PAGEOUT_MIB=128
 PAGEOUT_LOOPS=3
 STRESS_SECONDS=15
-PROFILE=$6
+PROFILE=$5
 CONF
+}
+
+# boot_bench SMP WORKLOADS ROUNDS FIRST_ROUND ARMS PROFILE: one boot of the
+# job run_line prepared (uses its suite, kver and job), its console on
+# stdout.  ARMS empty: every arm in turn.  Exits on a guest that fails.
+boot_bench() {
+	bench_conf "$2" "$3" "$4" "$5" "$6"
 	# loglevel=7: the whole kernel log on the console, for a guest that
 	# dies (run-vm.sh already panics it on a soft lockup).
 	VM_SMP=$1 VM_APPEND="${VM_APPEND:-} loglevel=7" \
@@ -225,7 +232,8 @@ CONF
 
 # run_reference LINE: the reference kernel's boots, one per vCPU count, with
 # LINE's workloads and rounds, the arm "unloaded" renamed "upstream", into
-# out_of LINE as ref-smp<N>.log.  Uses the job folder run_line left.
+# out_of LINE as ref-smp<N>.log.  Uses the job folder run_line left (its
+# module and workloads).
 run_reference() {
 	local out job kver merged initrd smp
 	out=$(out_of "$1")
@@ -233,11 +241,9 @@ run_reference() {
 	read -r kver merged < <("$top/tests/vm/reference-root.sh" mount | tail -n 1)
 	initrd=$(VM_ROOT=$merged "$top/tests/vm/initramfs.sh" trixie "$kver")
 	for smp in $smps; do
-		sed -i "s/^ARMS=.*//; s/^ROUNDS=.*/ROUNDS=$rounds/; s/^ROUND_FIRST=.*/ROUND_FIRST=1/" "$job/bench.conf"
 		w=$(workloads_at "$smp")
 		[ -n "$w" ] || continue
-		sed -i "s/^WORKLOADS=.*/WORKLOADS=\"$w\"/; s/^PROFILE=.*/PROFILE=0/" "$job/bench.conf"
-		echo 'ARMS="unloaded"' >>"$job/bench.conf"
+		bench_conf "$w" "$rounds" 1 unloaded 0
 		echo
 		echo "bench: reference $kver (Debian sid, upstream's allocator) at -smp $smp:$w, $rounds rounds"
 		VM_SMP=$smp VM_ROOT=$merged VM_KERNEL=$merged/lib/modules/$kver/vmlinuz VM_INITRD=$initrd \

@@ -40,8 +40,9 @@ fi
 # The CPU: QEMU's "max" without two features that only cost under
 # emulation.  With erms the kernel clears and copies pages with "rep stosb"
 # and "rep movsb", which TCG runs one byte per iteration (without it: "rep
-# stosq", eight bytes an iteration); with la57 it walks five page-table levels on
-# every guest TLB miss instead of four, where most real machines use four.
+# stosq", eight bytes an iteration); with la57 it walks five page-table
+# levels on every guest TLB miss instead of four, where most real machines
+# use four.
 # Measured on this 2-core host, a verifier run through zram (180,000 pages
 # swapped out) in an otherwise idle guest: 9.8-10.0 s with "max", 8.2-8.8 s
 # without them.
