@@ -1,4 +1,4 @@
-# The switch flips every 200 ms for 40 s while 4 threads swap through two
+# The switch flips every 100 ms for 20 s while 4 threads swap through two
 # zram devices and one of them is swapped off and on again, over and over:
 # swapoff's fence and credit hand-back meet the switch's take-over and
 # hand-back (on 6.1 the take-over waits for the slot cache's mutex, which
@@ -15,7 +15,7 @@ test_switch_flips_during_swapoff_lose_nothing() {
 	in_memcg_bg flipoff $BIN/verifier -t 4 -m 256 -d 200 -p 2 -s 67
 	pid=$bg_pid
 	sleep 2
-	$BIN/flipper -i 200 -d 40 >/tmp/flipper.log 2>&1 &
+	$BIN/flipper -i 100 -d 20 >/tmp/flipper.log 2>&1 &
 	fpid=$!
 	cycles=0
 	while running $fpid; do
@@ -30,8 +30,8 @@ test_switch_flips_during_swapoff_lose_nothing() {
 	wait $pid
 	verifier_ok $? "with the switch flipping across swapoff/swapon"
 	note "$cycles swapoff/swapon cycles of zram1 while the switch flipped $flips times"
-	[ "$cycles" -ge 3 ] || fail "only $cycles swapoff cycles in 40 s"
-	[ "${flips:-0}" -ge 50 ] || fail "only ${flips:-0} flips in 40 s"
+	[ "$cycles" -ge 3 ] || fail "only $cycles swapoff cycles in 20 s"
+	[ "${flips:-0}" -ge 50 ] || fail "only ${flips:-0} flips in 20 s"
 	cs_stats_note alloc.total alloc.slow credit.return
 	cs_check_ok "flips during swapoff/swapon"
 	cs_unload

@@ -25,14 +25,15 @@ test_zero_pages_stay_zero() {
 	mkswap /dev/vda >/dev/null || fail "mkswap vda"
 	swapon --discard /dev/vda || fail "swapon --discard /dev/vda"
 	a0=$(cs_stat alloc.total)
-	in_memcg_bg zero $BIN/verifier -t 4 -m 192 -p 3 -d 40 -z 3 -s 82
+	in_memcg_bg zero $BIN/verifier -t 4 -m 192 -p 3 -d 25 -z 3 -s 82
 	pid=$bg_pid
-	sleep 5
-	flip_for 20
+	sleep 3
+	flip_for 10
 	cs_set 1
 	wait $pid
 	verifier_ok $? "with zero pages through an SSD with discard, switch flipping"
 	note "flipped the switch $flips times"
+	[ "$flips" -ge 50 ] || fail "only $flips flips in 10 s"
 	cs_set 0
 	in_memcg zero $BIN/verifier -t 4 -m 192 -p 2 -z 3 -s 83
 	verifier_ok $? "with zero pages through an SSD with discard, module off"
