@@ -211,13 +211,13 @@ mthp64() {
 		fail "cannot set 64kB mTHP to $1"
 }
 
-# flip_for SECONDS [MS]: flip the switch every MS milliseconds (default 100;
-# flipper) for SECONDS, ending on 0; sets $flips and $flip_slowest_ms.  Fails
-# if a write did not take.  At 100 ms each state still sees hundreds of
-# allocations under the tests' loads (about a thousand a second even at
-# -smp 8), and a test gets its flips in half the time 200 ms took.
+# flip_for SECONDS: flip the switch every 100 ms (flipper) for SECONDS, ending
+# on 0; sets $flips and $flip_slowest_ms.  Fails if a write did not take.  At
+# 100 ms each state still sees hundreds of allocations under the tests' loads
+# (about a thousand a second even at -smp 8), and a test gets its flips in
+# half the time 200 ms took.
 flip_for() {
-	$BIN/flipper -i "${2:-100}" -d "$1" >/tmp/flipper.log 2>&1 || fail "flipper: $(cat /tmp/flipper.log)"
+	$BIN/flipper -i 100 -d "$1" >/tmp/flipper.log 2>&1 || fail "flipper: $(cat /tmp/flipper.log)"
 	flips=$(sed -n 's/.*flips=\([0-9]*\).*/\1/p' /tmp/flipper.log)
 	flip_slowest_ms=$(sed -n 's/.*slowest_write_ms=\([0-9]*\).*/\1/p' /tmp/flipper.log)
 }
