@@ -2,9 +2,9 @@
 # make bench: the true stock kernel against clusterswap, on the same VM and the
 # same workloads, in one run.  For each kernel line (Debian 13's stock 6.12,
 # Debian 12's stock 6.1) boots the kernel in QEMU once per vCPU count; in
-# each boot every workload runs BENCH_ROUNDS rounds of the three arms in turn
-# (tests/bench/guest.sh): unloaded (the module not loaded), off (loaded,
-# enabled=0), on (enabled=1).
+# each boot every workload runs BENCH_ROUNDS rounds of the three arms, their
+# order turned by one each round (tests/bench/arms.sh, tests/bench/guest.sh):
+# unloaded (the module not loaded), off (loaded, enabled=0), on (enabled=1).
 #
 #   verifier  threads (one per vCPU) write, swap and verify pages through zram
 #             in a memory cgroup
@@ -56,6 +56,7 @@
 # host's 2 cores exaggerates lock contention (preempted lock holders).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/bench/arms.sh"
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 export CLUSTERSWAP_CACHE=$cache
 rounds=${BENCH_ROUNDS:-7}
@@ -141,7 +142,7 @@ run_line() {
 		chroot "$root" gcc -O2 -static -pthread -o /tmp/cs-bench/$p /tmp/cs-bench/$p.c
 		cp "$root/tmp/cs-bench/$p" "$job/bin/"
 	done
-	cp "$top/tests/guest/lib.sh" "$job/"
+	cp "$top/tests/guest/lib.sh" "$top/tests/bench/arms.sh" "$job/"
 	if [ "$locks" = 1 ]; then
 		cp "$top/tests/bench/locks.sh" "$job/run.sh"
 	else
@@ -164,17 +165,17 @@ run_line() {
 			echo "bench: $kver at -smp $smp:$w, si->lock per allocation, stock and on"
 			boot_bench "$smp" "$w" "$rounds" 1 "" "$profile" >"$log"
 		elif [ "$(boots_of "$line")" = arm ]; then
-			echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on, a boot per arm and round"
+			echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on (order rotated), a boot per arm and round"
 			: >"$log"
 			for round in $(seq 1 "$rounds"); do
-				for arm in unloaded off on; do
+				for arm in $(arms_of_round "$round"); do
 					boot_bench "$smp" "$w" 1 "$round" "$arm" 0 >>"$log"
 				done
 			done
 			# The profile's runs load and unload the module in one boot.
 			[ "$profile" = 1 ] && boot_bench "$smp" "$w" 0 1 "" 1 >>"$log"
 		else
-			echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on"
+			echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on (order rotated)"
 			boot_bench "$smp" "$w" "$rounds" 1 "" "$profile" >"$log"
 		fi
 		cat "$log"

@@ -1,5 +1,6 @@
 # make bench, inside the guest: each workload of bench.conf, ROUNDS rounds,
-# each round the three arms in turn:
+# each round the three arms in turn, the order rotated from round to round
+# (arms.sh):
 #   unloaded  the module not loaded: the true stock kernel
 #   off       loaded, enabled=0: every call passes the ftrace trampoline
 #   on        enabled=1: clusterswap allocates
@@ -16,6 +17,7 @@
 # ops is the workload's own figure (stress-ng bogo ops), else 0.  Every run
 # verifies the data it swapped: a bad page stops the benchmark (exit 1).
 . /job/lib.sh
+. /job/arms.sh
 . /job/bench.conf
 
 cpu_usec() {
@@ -100,7 +102,7 @@ first=${ROUND_FIRST:-1}
 for w in $WORKLOADS; do
 	device "$w"
 	for round in $(seq "$first" $((first + ROUNDS - 1))); do
-		for a in ${ARMS:-unloaded off on}; do
+		for a in ${ARMS:-$(arms_of_round "$round")}; do
 			arm "$a"
 			echo 0 >/tmp/w.ops
 			sys0=$(cpu_usec bench system_usec)
