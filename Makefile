@@ -4,6 +4,7 @@
 #   make KERNELRELEASE=R       ... for kernel R (headers in /lib/modules/R/build)
 #   make KDIR=DIR              ... against the kernel build tree DIR
 #   make CS_SELFTEST=y         a test build: self-tests of the pure logic at load
+#   make CS_BENCH=passthrough  make bench's build: redirects that only call the originals
 #   make check                 the whole test suite (installs what it needs,
 #                              boots the stock Debian kernels in QEMU)
 #   make check-host            only the host-side part: build per kernel, static checks
@@ -25,7 +26,8 @@ SHIPPED := Kbuild Makefile dkms.conf README.md module include
 all: modules
 
 modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(CS_SELFTEST),CS_SELFTEST=$(CS_SELFTEST)) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(if $(CS_SELFTEST),CS_SELFTEST=$(CS_SELFTEST)) \
+		$(if $(CS_BENCH),CS_BENCH=$(CS_BENCH)) modules
 
 # What a build leaves here, removed without the kernel tree: DKMS (Debian 12's)
 # cleans before and after every build, and Kbuild's own clean would read the

@@ -34,10 +34,15 @@
 # report; not counted in the figures), BENCH_PROFILE_SMP (the vCPU counts
 # whose boots are profiled; default: every one),
 # BENCH_WORKLOADS (default "verifier pageout stressng single"; stressng and
-# single run only at -smp 2, the series is verifier and pageout).
+# single run only at -smp 2, the series is verifier and pageout),
+# BENCH_REDIRECT (default 1 where the line has a passthrough bench build,
+# module/<line>/bench/: a fourth arm, "redirect", that build switched on, its
+# replacements only calling the originals: what redirecting the calls costs
+# before the allocator does anything; 0 leaves it out).
 # Reports system microseconds per page swapped out and pages out per second,
-# per arm median [min, max], and on/unloaded, off/unloaded as ratios of
-# medians with bootstrap 95% intervals (tests/bench/report.py); every run's
+# per arm median [min, max], and on, redirect and off to unloaded, and on to
+# redirect, as ratios of medians with bootstrap 95% intervals
+# (tests/bench/report.py); every run's
 # raw figures go to build/bench/<line>/runs.tsv, and
 # build/bench/<line>/sys_us_per_page.svg plots the series (gnuplot).  Every
 # run verifies its pages; a bad page stops the benchmark.  Last, the si->lock
@@ -108,7 +113,7 @@ workloads_at() {
 # run_line LINE: every vCPU count's boot on LINE's stock kernel, its console
 # logs into out_of LINE.  Exits on a guest that fails or a bad page.
 run_line() {
-	local line=$1 out suite root kver job ko p smp w x profile log round arm
+	local line=$1 out suite root kver job ko p smp w x profile log round arm arms
 	out=$(out_of "$line")
 	suite=$(suite_of "$line")
 	"$top/tests/vm/mkroot.sh" "$suite"
@@ -142,6 +147,13 @@ run_line() {
 		chroot "$root" gcc -O2 -static -pthread -o /tmp/cs-bench/$p /tmp/cs-bench/$p.c
 		cp "$root/tmp/cs-bench/$p" "$job/bin/"
 	done
+	arms="unloaded off on"
+	if [ "${BENCH_REDIRECT:-1}" = 1 ] && [ "$locks" != 1 ] &&
+		[ -f "$top/module/$line/bench/passthrough.c" ]; then
+		ko=$(BUILD_BENCH=passthrough "$top/tests/vm/build.sh" "$suite" "$kver" | tail -n 1)
+		cp "$ko" "$job/clusterswap-passthrough.ko"
+		arms="unloaded off redirect on"
+	fi
 	cp "$top/tests/guest/lib.sh" "$top/tests/bench/arms.sh" "$job/"
 	if [ "$locks" = 1 ]; then
 		cp "$top/tests/bench/locks.sh" "$job/run.sh"
@@ -165,17 +177,17 @@ run_line() {
 			echo "bench: $kver at -smp $smp:$w, si->lock per allocation, stock and on"
 			boot_bench "$smp" "$w" "$rounds" 1 "" "$profile" >"$log"
 		elif [ "$(boots_of "$line")" = arm ]; then
-			echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on (order rotated), a boot per arm and round"
+			echo "bench: $kver at -smp $smp:$w, $rounds rounds of ${arms// /, } (order rotated), a boot per arm and round"
 			: >"$log"
 			for round in $(seq 1 "$rounds"); do
-				for arm in $(arms_of_round "$round"); do
+				for arm in $(arms_of_round "$round" $arms); do
 					boot_bench "$smp" "$w" 1 "$round" "$arm" 0 >>"$log"
 				done
 			done
 			# The profile's runs load and unload the module in one boot.
 			[ "$profile" = 1 ] && boot_bench "$smp" "$w" 0 1 "" 1 >>"$log"
 		else
-			echo "bench: $kver at -smp $smp:$w, $rounds rounds of unloaded, off, on (order rotated)"
+			echo "bench: $kver at -smp $smp:$w, $rounds rounds of ${arms// /, } (order rotated)"
 			boot_bench "$smp" "$w" "$rounds" 1 "" "$profile" >"$log"
 		fi
 		cat "$log"
@@ -199,10 +211,11 @@ boots_of() {
 
 # bench_conf WORKLOADS ROUNDS FIRST_ROUND ARMS PROFILE: the guest's
 # bench.conf in $job (tests/bench/guest.sh reads it).  ARMS empty: every
-# arm in turn.
+# arm of $arms in turn.
 bench_conf() {
 	cat >"$job/bench.conf" <<CONF
 WORKLOADS="$1"
+ARMS_ALL="${arms:-unloaded off on}"
 ROUNDS=$2
 ROUND_FIRST=$3
 SEED_FIRST=$(( ($3 - 1) * 100 + 1 ))
@@ -296,6 +309,9 @@ report_line() {
 	runs=$(sed -n 's/^config .* rounds=\([0-9]*\).*/\1/p' "$out"/smp*.log | sort -un | paste -sd /)
 	upstream=
 	[ -f "$out/reference" ] && upstream=", '' index @I@ using 1:5 with linespoints title 'upstream $(cat "$out/reference") (sid)'"
+	# The passthrough build's arm, where it ran: the data's sixth column.
+	grep -q '^run [^ ]* redirect ' "$out"/smp*.log &&
+		upstream="$upstream, '' index @I@ using 1:6 with linespoints title 'redirect (passthrough build)'"
 	gnuplot <<PLOT && echo "plot: $out/sys_us_per_page.svg"
 set terminal svg size 900,$((360 * blocks)) dynamic
 set output "$out/sys_us_per_page.svg"

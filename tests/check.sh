@@ -151,7 +151,7 @@ if src=$("$top/tests/host/kernel-source.sh" trixie 2>/dev/null); then
 	# advice is for in-tree code and does not apply to it.
 	out=$(perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 		--ignore LINUX_VERSION_CODE -f "$top"/module/*.c "$top"/module/*.S \
-		"$top"/module/*/*.c "$top"/module/*/*.h "$top"/include/clusterswap/*.h 2>&1 | grep -v '^total: 0 errors, 0 warnings, 0 checks')
+		"$top"/module/*/*.c "$top"/module/*/*.h "$top"/module/*/bench/*.c "$top"/include/clusterswap/*.h 2>&1 | grep -v '^total: 0 errors, 0 warnings, 0 checks')
 	if [ -z "$out" ]; then
 		result "PASS checkpatch"
 	else

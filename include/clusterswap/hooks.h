@@ -38,6 +38,20 @@ void cs_hooks_serve(bool on);
 bool cs_hooks_serving(void);
 unsigned long cs_hook_calls(enum cs_sym sym);
 
+/*
+ * The function a redirect of @target sends calls to, in a line's hooks.c:
+ * cs_<target>, or in a passthrough bench build (make CS_BENCH=passthrough,
+ * CS_PASSTHROUGH 1) cs_pass_<target>, which only calls the original
+ * (module/<line>/bench/), and the switch takes nothing over (control.c).
+ */
+#ifdef CS_BENCH_PASSTHROUGH
+#define CS_PASSTHROUGH 1
+#define CS_REPLACEMENT(target) cs_pass_##target
+#else
+#define CS_PASSTHROUGH 0
+#define CS_REPLACEMENT(target) cs_##target
+#endif
+
 /* Every replacement starts with cs_hook_enter() and ends with cs_hook_exit(). */
 static inline void cs_hook_enter(enum cs_sym sym)
 {

@@ -5,7 +5,7 @@
  * (include/linux/swap.h, include/linux/swap_slots.h of 6.12), because it
  * returns straight to that function's caller (swap_entry_range_free() is
  * static: its prototype is mm/swapfile.c's).  They live in 6.12/alloc.c and
- * 6.12/free.c.
+ * 6.12/free.c; a passthrough bench build's in 6.12/bench/passthrough.c.
  */
 #include <linux/swap.h>
 #include <linux/swap_slots.h>
@@ -15,17 +15,17 @@
 #include <clusterswap/line.h>
 
 struct cs_hook cs_redirects[] = {
-	{ CS_SYM_folio_alloc_swap, cs_folio_alloc_swap },
-	{ CS_SYM_free_swap_slot, cs_free_swap_slot },
-	{ CS_SYM_put_swap_folio, cs_put_swap_folio },
-	{ CS_SYM_free_swap_and_cache_nr, cs_free_swap_and_cache_nr },
-	{ CS_SYM_swapcache_free_entries, cs_swapcache_free_entries },
-	{ CS_SYM_get_swap_page_of_type, cs_get_swap_page_of_type },
+	{ CS_SYM_folio_alloc_swap, CS_REPLACEMENT(folio_alloc_swap) },
+	{ CS_SYM_free_swap_slot, CS_REPLACEMENT(free_swap_slot) },
+	{ CS_SYM_put_swap_folio, CS_REPLACEMENT(put_swap_folio) },
+	{ CS_SYM_free_swap_and_cache_nr, CS_REPLACEMENT(free_swap_and_cache_nr) },
+	{ CS_SYM_swapcache_free_entries, CS_REPLACEMENT(swapcache_free_entries) },
+	{ CS_SYM_get_swap_page_of_type, CS_REPLACEMENT(get_swap_page_of_type) },
 	/*
 	 * Static, out of line in Debian's build, called with si->lock held:
 	 * stock's own final free, made safe beside the fast path (D1).
 	 */
-	{ CS_SYM_swap_entry_range_free, cs_swap_entry_range_free },
+	{ CS_SYM_swap_entry_range_free, CS_REPLACEMENT(swap_entry_range_free) },
 };
 
 const unsigned int cs_nr_redirects = ARRAY_SIZE(cs_redirects);

@@ -3,6 +3,9 @@
 # (arms.sh):
 #   unloaded  the module not loaded: the true stock kernel
 #   off       loaded, enabled=0: every call passes the ftrace trampoline
+#   redirect  where bench.conf's ARMS_ALL has it: the passthrough bench build
+#             (clusterswap-passthrough.ko) with enabled=1, every call
+#             redirected to a replacement that only calls the original
 #   on        enabled=1: clusterswap allocates
 # The module is loaded and unloaded between runs, with nothing swapping.
 # ARMS (bench.conf) may name only unloaded: the reference kernel (Debian
@@ -24,11 +27,24 @@ cpu_usec() {
 	sed -n "s/^$2 //p" "$CG/$1/cpu.stat"
 }
 
+# arm ARM: the module as ARM has it.  $loaded: the build in the kernel
+# (clusterswap.ko or clusterswap-passthrough.ko), empty when none is.
+loaded=
 arm() {
+	local want=clusterswap.ko
+
 	case $1 in
-	unloaded) [ -e "$CS" ] && { rmmod clusterswap || exit 1; } ;;
-	off) [ -e "$CS" ] || cs_load; cs_set 0 ;;
-	on) [ -e "$CS" ] || cs_load; cs_set 1 ;;
+	unloaded) want= ;;
+	redirect) want=clusterswap-passthrough.ko ;;
+	esac
+	if [ "$loaded" != "$want" ]; then
+		[ -z "$loaded" ] || rmmod clusterswap || exit 1
+		loaded=
+		[ -z "$want" ] || { insmod "/job/$want" || exit 1; loaded=$want; }
+	fi
+	case $1 in
+	off) cs_set 0 ;;
+	on | redirect) cs_set 1 ;;
 	esac
 	return 0
 }
@@ -102,7 +118,7 @@ first=${ROUND_FIRST:-1}
 for w in $WORKLOADS; do
 	device "$w"
 	for round in $(seq "$first" $((first + ROUNDS - 1))); do
-		for a in ${ARMS:-$(arms_of_round "$round")}; do
+		for a in ${ARMS:-$(arms_of_round "$round" $ARMS_ALL)}; do
 			arm "$a"
 			echo 0 >/tmp/w.ops
 			sys0=$(cpu_usec bench system_usec)
@@ -172,7 +188,7 @@ if [ "${PROFILE:-0}" = 1 ]; then
 		done
 	done
 fi
-[ "${ARMS:-unloaded off on}" = unloaded ] && exit 0
+[ "${ARMS:-$ARMS_ALL}" = unloaded ] && exit 0
 arm off
 # What the module costs in memory (issue: printed by the bench).
 echo "memory $(tr '\n' ' ' <"$CSD/memory")coresize $(cat /sys/module/clusterswap/coresize) cpus $(nproc)"

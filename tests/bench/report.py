@@ -9,8 +9,9 @@ Per run (guest.sh): wall_s sys_us pswpout pswpin allocs si_lock ops.  Derived:
   sys_us_per_page   system microseconds per page swapped out (lower is better)
   pages_per_s       pages swapped out per second of wall time (higher is better)
   ops_per_s         the workload's own rate, where it has one (stress-ng)
-Per arm: the median, min and max.  Per ratio (on/unloaded, off/unloaded):
-the ratio of the medians with a percentile bootstrap 95% interval (runs
+Per arm: the median, min and max.  Per ratio (on, redirect, off and upstream
+to unloaded; on to redirect): the ratio of the medians with a percentile
+bootstrap 95% interval (runs
 resampled within each arm, 4000 times, fixed seed: no network, no numpy).
 An interval that contains 1.0 reads "no difference".  Writes OUTDIR/runs.tsv
 (every run), OUTDIR/summary.tsv, and OUTDIR/sys_us_per_page.dat for the plot.
@@ -21,9 +22,20 @@ import re
 import statistics
 import sys
 
+# "redirect": a passthrough bench build switched on (every call redirected
+# to a replacement that only calls the original: what redirecting costs).
 # "upstream": the reference kernel (Debian sid, upstream's own allocator),
 # another boot: its ratio to unloaded is across boots.
-ARMS = ("unloaded", "off", "on", "upstream")
+ARMS = ("unloaded", "off", "redirect", "on", "upstream")
+# The ratios reported, numerator and denominator: on/redirect is what the
+# module's allocator costs beyond redirecting the calls.
+RATIOS = (("on", "unloaded"), ("redirect", "unloaded"), ("off", "unloaded"),
+          ("upstream", "unloaded"), ("on", "redirect"))
+# The plot data's columns after smp, in this order (the plot reads them by
+# number: tests/bench.sh).
+PLOT_ARMS = ("unloaded", "off", "on", "upstream", "redirect")
+# The arms a profile run covers (guest.sh, PROFILE=1).
+PROFILE_ARMS = ("unloaded", "off", "on")
 # metric: (key, better) where better is "lower" or "higher"
 METRICS = (("sys_us_per_page", "lower"), ("pages_per_s", "higher"), ("ops_per_s", "higher"))
 
@@ -109,28 +121,28 @@ def main():
             allocs = sum(r["allocs"] for r in ar)
             lock = f"{sum(r['si_lock'] for r in ar) * 1000 / allocs:.1f}" if allocs else "-"
             print(f"| {a} | {cells[0]} | {cells[1]} | {cells[2]} | {lock} |")
-        for a in ("on", "off", "upstream"):
+        for a, b in RATIOS:
             for m, better in METRICS:
                 num = [r[m] for r in per_arm.get(a, []) if r[m] is not None]
-                den = [r[m] for r in per_arm.get("unloaded", []) if r[m] is not None]
+                den = [r[m] for r in per_arm.get(b, []) if r[m] is not None]
                 if len(num) < 2 or len(den) < 2:
                     continue
                 ratio = statistics.median(num) / statistics.median(den)
                 lo, hi = bootstrap_ratio(num, den, rng)
                 v = verdict(lo, hi, better)
-                print(f"  {a}/unloaded {m}: {ratio:.3f} (95% CI {lo:.3f}-{hi:.3f}; {better} is better): {v}")
-                summary.append((w, smp, a, m, ratio, lo, hi, v))
+                print(f"  {a}/{b} {m}: {ratio:.3f} (95% CI {lo:.3f}-{hi:.3f}; {better} is better): {v}")
+                summary.append((w, smp, f"{a}/{b}", m, ratio, lo, hi, v))
     with open(os.path.join(outdir, "summary.tsv"), "w") as f:
         f.write("workload\tsmp\tratio\tmetric\tvalue\tci_low\tci_high\tverdict\n")
         for w, smp, a, m, ratio, lo, hi, v in summary:
-            f.write(f"{w}\t{smp}\t{a}/unloaded\t{m}\t{ratio:.4f}\t{lo:.4f}\t{hi:.4f}\t{v}\n")
+            f.write(f"{w}\t{smp}\t{a}\t{m}\t{ratio:.4f}\t{lo:.4f}\t{hi:.4f}\t{v}\n")
     # Plot data: per workload, vCPUs, then each arm's median sys us per page.
     with open(os.path.join(outdir, "sys_us_per_page.dat"), "w") as f:
         for w in sorted({g[0] for g in groups}):
-            f.write(f"# {w}: smp unloaded off on upstream\n")
+            f.write(f"# {w}: smp {' '.join(PLOT_ARMS)}\n")
             for smp in sorted({g[1] for g in groups if g[0] == w}):
                 vals = []
-                for a in ARMS:
+                for a in PLOT_ARMS:
                     v = [r["sys_us_per_page"] for r in runs if r["workload"] == w and r["smp"] == smp
                          and r["arm"] == a and r["sys_us_per_page"] is not None]
                     vals.append(f"{statistics.median(v):.3f}" if v else "NaN")
@@ -168,23 +180,23 @@ def report_profiles(path):
                 w, arm, _, n, dso, _, sym = m.groups()
                 prof.setdefault(w, {}).setdefault(arm, {})[(dso, sym.strip())] = int(n)
     for w, arms in prof.items():
-        if not all(a in arms for a in ARMS):
+        if not all(a in arms for a in PROFILE_ARMS):
             continue
-        busy = {a: sum(n for (d, s), n in arms[a].items() if s not in IDLE) for a in ARMS}
+        busy = {a: sum(n for (d, s), n in arms[a].items() if s not in IDLE) for a in PROFILE_ARMS}
         share = {a: {k: 100.0 * n / busy[a] for k, n in arms[a].items() if k[1] not in IDLE}
-                 for a in ARMS if busy[a]}
-        if len(share) != len(ARMS):
+                 for a in PROFILE_ARMS if busy[a]}
+        if len(share) != len(PROFILE_ARMS):
             continue
         print(f"\nProfile {w} ({os.path.basename(path)}, one run per arm, not in the figures): "
-              + ", ".join(f"{a} {busy[a]} busy samples" for a in ARMS))
+              + ", ".join(f"{a} {busy[a]} busy samples" for a in PROFILE_ARMS))
         # perf files module symbols under [kernel.kallsyms] when it has
         # no path to the .ko: the module's are the cs_ ones.
         module = {a: sum(v for (d, s), v in share[a].items() if d == "[clusterswap]" or s.startswith("cs_"))
-                  for a in ARMS}
-        tramp = {a: share[a].get(("[kernel.kallsyms]", "ftrace_trampoline"), 0) for a in ARMS}
-        print("  clusterswap's own symbols (cs_*): " + ", ".join(f"{a} {module[a]:.2f}%" for a in ARMS)
-              + "; ftrace_trampoline: " + ", ".join(f"{a} {tramp[a]:.2f}%" for a in ARMS))
-        keys = set().union(*(share[a].keys() for a in ARMS))
+                  for a in PROFILE_ARMS}
+        tramp = {a: share[a].get(("[kernel.kallsyms]", "ftrace_trampoline"), 0) for a in PROFILE_ARMS}
+        print("  clusterswap's own symbols (cs_*): " + ", ".join(f"{a} {module[a]:.2f}%" for a in PROFILE_ARMS)
+              + "; ftrace_trampoline: " + ", ".join(f"{a} {tramp[a]:.2f}%" for a in PROFILE_ARMS))
+        keys = set().union(*(share[a].keys() for a in PROFILE_ARMS))
         for other in ("on", "off"):
             moved = sorted(keys, key=lambda k: -(share[other].get(k, 0) - share["unloaded"].get(k, 0)))
             print(f"  share of busy samples that grew most from unloaded to {other} "

@@ -6,7 +6,9 @@
 #                                    SRCDIR builds another module (a test fixture)
 #
 # BUILD_SELFTEST=1 makes a test build of clusterswap (make CS_SELFTEST=y:
-# self-tests of the pure logic at load), named clusterswap-selftest.ko.
+# self-tests of the pure logic at load), named clusterswap-selftest.ko;
+# BUILD_BENCH=passthrough make bench's passthrough build (make
+# CS_BENCH=passthrough), named clusterswap-passthrough.ko.
 #
 # Prints the path of the built module on the last line.  The build happens in a
 # copy of the sources inside the root; the repository is never written.
@@ -21,7 +23,7 @@ kver=${2:-$(ls "$root/lib/modules" | sort -V | tail -n 1)}
 [ -d "$root/usr/src/linux-headers-$kver" ] || { echo "build.sh: no headers for $kver in $suite" >&2; exit 1; }
 
 src=${3:-}
-selftest=${BUILD_SELFTEST:+-selftest}
+selftest=${BUILD_SELFTEST:+-selftest}${BUILD_BENCH:+-$BUILD_BENCH}
 work=/tmp/clusterswap-build-$kver${src:+-$(basename "$src")}$selftest
 rm -rf "$root$work"
 mkdir -p "$root$work"
@@ -31,7 +33,7 @@ else
 	"$top/tests/ship-tree.sh" "$root$work"
 fi
 if ! chroot "$root" make -s -C "/usr/src/linux-headers-$kver" M="$work" \
-	${BUILD_SELFTEST:+CS_SELFTEST=y} modules \
+	${BUILD_SELFTEST:+CS_SELFTEST=y} ${BUILD_BENCH:+CS_BENCH=$BUILD_BENCH} modules \
 	>"$root$work/build.log" 2>&1; then
 	cat "$root$work/build.log" >&2
 	echo "build.sh: build for $kver failed" >&2
