@@ -1,6 +1,6 @@
 # make bench, inside the guest: each workload of bench.conf, ROUNDS rounds,
-# each round the three arms in turn, the order rotated from round to round
-# (arms.sh):
+# each round the arms of ARMS_ALL in turn, the order rotated from round to
+# round (arms.sh):
 #   unloaded  the module not loaded: the true stock kernel
 #   off       loaded, enabled=0: every call passes the ftrace trampoline
 #   redirect  where bench.conf's ARMS_ALL has it: the passthrough bench build

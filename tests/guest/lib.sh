@@ -211,15 +211,26 @@ mthp64() {
 		fail "cannot set 64kB mTHP to $1"
 }
 
-# flip_for SECONDS: flip the switch every 100 ms (flipper) for SECONDS, ending
-# on 0; sets $flips and $flip_slowest_ms.  Fails if a write did not take.  At
-# 100 ms each state still sees hundreds of allocations under the tests' loads
-# (about a thousand a second even at -smp 8), and a test gets its flips in
-# half the time 200 ms took.
-flip_for() {
-	$BIN/flipper -i 100 -d "$1" >/tmp/flipper.log 2>&1 || fail "flipper: $(cat /tmp/flipper.log)"
+# flip_start SECONDS: flip the switch every 100 ms (flipper) for SECONDS,
+# ending on 0, in the background ($flip_pid); flip_end waits for it, fails if
+# a write did not take, and sets $flips and $flip_slowest_ms.  flip_for
+# SECONDS does both.  At 100 ms each state still sees hundreds of allocations
+# under the tests' loads (about a thousand a second even at -smp 8), and a
+# test gets its flips in half the time 200 ms took.
+flip_start() {
+	$BIN/flipper -i 100 -d "$1" >/tmp/flipper.log 2>&1 &
+	flip_pid=$!
+}
+
+flip_end() {
+	wait $flip_pid || fail "flipper: $(cat /tmp/flipper.log)"
 	flips=$(sed -n 's/.*flips=\([0-9]*\).*/\1/p' /tmp/flipper.log)
 	flip_slowest_ms=$(sed -n 's/.*slowest_write_ms=\([0-9]*\).*/\1/p' /tmp/flipper.log)
+}
+
+flip_for() {
+	flip_start "$1"
+	flip_end
 }
 
 # compiler_cache_zero / compiler_cache_note: the guest's module builds go

@@ -16,11 +16,11 @@ test_swapoff_under_load_loses_nothing() {
 	pid=$bg_pid
 	sleep 2
 	i=0
-	full=0
+	with_pages=0
 	while [ $i -lt 20 ]; do
 		running $pid || fail "the load ended after $i cycles"
 		used=$(swap_used /dev/zram1)
-		[ "${used:-0}" -gt 0 ] && full=$((full + 1))
+		[ "${used:-0}" -gt 0 ] && with_pages=$((with_pages + 1))
 		swapoff /dev/zram1 || fail "swapoff zram1 failed in cycle $((i + 1))"
 		grep -q zram1 /proc/swaps && fail "zram1 still listed after swapoff"
 		swapon -p 5 /dev/zram1 || fail "swapon zram1 failed in cycle $((i + 1))"
@@ -28,7 +28,7 @@ test_swapoff_under_load_loses_nothing() {
 		note "cycle $i: zram1 held ${used} KiB when swapped off"
 		sleep 0.5
 	done
-	[ "$full" -ge 15 ] || fail "only $full of 20 swapoffs found pages on zram1"
+	[ "$with_pages" -ge 15 ] || fail "only $with_pages of 20 swapoffs found pages on zram1"
 	# Finish the current pass and verify once more.
 	kill -USR1 $pid
 	wait $pid

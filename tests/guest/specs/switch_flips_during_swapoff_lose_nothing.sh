@@ -15,17 +15,15 @@ test_switch_flips_during_swapoff_lose_nothing() {
 	in_memcg_bg flipoff $BIN/verifier -t 4 -m 256 -d 200 -p 2 -s 67
 	pid=$bg_pid
 	sleep 2
-	$BIN/flipper -i 100 -d 20 >/tmp/flipper.log 2>&1 &
-	fpid=$!
+	flip_start 20
 	cycles=0
-	while running $fpid; do
+	while running $flip_pid; do
 		running $pid || fail "the load ended after $cycles swapoff cycles"
 		swapoff /dev/zram1 || fail "swapoff zram1 failed in cycle $((cycles + 1))"
 		swapon -p 5 /dev/zram1 || fail "swapon zram1 failed in cycle $((cycles + 1))"
 		cycles=$((cycles + 1))
 	done
-	wait $fpid || fail "flipper: $(cat /tmp/flipper.log)"
-	flips=$(sed -n 's/.*flips=\([0-9]*\).*/\1/p' /tmp/flipper.log)
+	flip_end
 	kill -USR1 $pid
 	wait $pid
 	verifier_ok $? "with the switch flipping across swapoff/swapon"
