@@ -19,6 +19,26 @@
 #include <clusterswap/symbols.h>
 #include <clusterswap/warn.h>
 
+/*
+ * zswap_invalidate() for @nr slots, once zswap has ever been enabled.
+ * zswap stores a page only through a pool, and the first pool's creation
+ * enables zswap_ever_enabled before the pool is published, so while the key
+ * is off no slot has a zswap copy: zswap_load() makes the same test.  Stock
+ * calls zswap_invalidate() for every slot freed regardless; here, with zswap
+ * never on, that is one read instead of a call and an xa_erase() per slot.
+ */
+static void cs_zswap_invalidate(unsigned int type, unsigned long offset, unsigned int nr)
+{
+	struct static_key_false *key = cs_sym_data(CS_SYM_zswap_ever_enabled);
+	unsigned int i;
+
+	if (!static_key_enabled(key))
+		return;
+	for (i = 0; i < nr; i++)
+		cs_sym_call1(CS_SYM_zswap_invalidate, swp_entry(type, offset + i).val);
+	cs_count_n(zswap_invalidate, nr);
+}
+
 /**
  * cs_release_slots() - Clean up @nr slots of one cluster and set their bytes to 0.
  * @si: the device, with cluster_info.
@@ -41,13 +61,12 @@ static void cs_release_slots(struct swap_info_struct *si, struct swap_cluster_in
 	unsigned int i;
 
 	lockdep_assert_held(&ci->lock);
+	cs_zswap_invalidate(si->type, offset, nr);
 	for (i = 0; i < nr; i++) {
-		cs_sym_call1(CS_SYM_zswap_invalidate, swp_entry(si->type, offset + i).val);
 		clear_bit(offset + i, si->zeromap);
 		if (si->flags & SWP_BLKDEV)
 			cs_kcall_slot_free_notify(si, offset + i);
 	}
-	cs_count_n(zswap_invalidate, nr);
 	cs_sym_call3(CS_SYM_clear_shadow_from_swap_cache, si->type, offset, offset + nr - 1);
 	/* mem_cgroup_uncharge_swap(); one folio's range has one memcg. */
 	if (!mem_cgroup_disabled())
@@ -117,8 +136,7 @@ void cs_free_slots_locked(struct swap_info_struct *si, struct swap_cluster_info 
  */
 void cs_free_stock(swp_entry_t entry)
 {
-	cs_sym_call1(CS_SYM_zswap_invalidate, entry.val);
-	cs_count(zswap_invalidate);
+	cs_zswap_invalidate(swp_type(entry), swp_offset(entry), 1);
 	cs_sym_call2(CS_SYM_swapcache_free_entries, &entry, 1);
 }
 
@@ -127,12 +145,15 @@ void cs_free_stock(swp_entry_t entry)
  * @folio: a folio leaving the swap cache, or one whose charge failed.
  * @entry: its first swap entry.
  *
- * A large folio whose slots are referenced by the cache alone is freed as
- * one range here (stock takes si->lock for it and skips zswap).  Anything
- * else goes to stock put_swap_folio(), which drops the cache reference under
- * ci->lock and sends each slot that reaches 0 to free_swap_slot(), that is to
- * cs_free_swap_slot(); should its own re-check find the whole range cached,
- * its swap_entry_range_free() comes to cs_swap_entry_range_free().
+ * A folio whose slots are referenced by the cache alone, the usual case, is
+ * freed here at once under the cluster lock, one page or a large folio's
+ * range (stock takes si->lock for a range and skips zswap, and sends a
+ * single page through free_swap_slot(): for the module a second redirect).
+ * Anything else goes to stock put_swap_folio(), which drops the cache
+ * reference under ci->lock and sends each slot that reaches 0 to
+ * free_swap_slot(), that is to cs_free_swap_slot(); should its own re-check
+ * find the whole range cached, its swap_entry_range_free() comes to
+ * cs_swap_entry_range_free().
  * Context: under a page-table lock or the folio lock; never sleeps.
  */
 void cs_put_folio(struct folio *folio, swp_entry_t entry)
@@ -142,7 +163,7 @@ void cs_put_folio(struct folio *folio, swp_entry_t entry)
 	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
 	struct swap_cluster_info *ci;
 
-	if (nr > 1 && si && si->cluster_info && offset < si->max) {
+	if (si && si->cluster_info && offset < si->max) {
 		ci = cs_cluster_of(si, offset);
 		spin_lock(&ci->lock);
 		if (cs_only_cached(si, offset, nr)) {

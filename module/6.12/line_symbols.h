@@ -12,6 +12,7 @@
 	CS_SYM_get_swap_pages,
 	CS_SYM_reenable_swap_slots_cache_unlock,
 	CS_SYM_zswap_invalidate,
+	CS_SYM_zswap_ever_enabled,
 	CS_SYM___mem_cgroup_try_charge_swap,
 	CS_SYM___mem_cgroup_uncharge_swap,
 	CS_SYM_clear_shadow_from_swap_cache,

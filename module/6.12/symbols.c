@@ -13,6 +13,7 @@ const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST] = {
 	[CS_SYM_reenable_swap_slots_cache_unlock - CS_SYM_LINE_FIRST] =
 		"reenable_swap_slots_cache_unlock",
 	[CS_SYM_zswap_invalidate - CS_SYM_LINE_FIRST] = "zswap_invalidate",
+	[CS_SYM_zswap_ever_enabled - CS_SYM_LINE_FIRST] = "zswap_ever_enabled",
 	[CS_SYM___mem_cgroup_try_charge_swap - CS_SYM_LINE_FIRST] = "__mem_cgroup_try_charge_swap",
 	[CS_SYM___mem_cgroup_uncharge_swap - CS_SYM_LINE_FIRST] = "__mem_cgroup_uncharge_swap",
 	[CS_SYM_clear_shadow_from_swap_cache - CS_SYM_LINE_FIRST] = "clear_shadow_from_swap_cache",
