@@ -35,8 +35,8 @@
 # whose boots are profiled; default: every one),
 # BENCH_WORKLOADS (default "verifier pageout stressng single"; stressng and
 # single run only at -smp 2, the series is verifier and pageout),
-# BENCH_REDIRECT (default 1 where the line has a passthrough bench build,
-# module/<line>/bench/: a fourth arm, "redirect", that build switched on, its
+# BENCH_REDIRECT (default 1: a fourth arm, "redirect", the passthrough bench
+# build, module/bench/ and module/<line>/bench/, switched on, its
 # replacements only calling the originals: what redirecting the calls costs
 # before the allocator does anything; 0 leaves it out).
 # Reports system microseconds per page swapped out and pages out per second,
@@ -148,8 +148,7 @@ run_line() {
 		cp "$root/tmp/cs-bench/$p" "$job/bin/"
 	done
 	arms="unloaded off on"
-	if [ "${BENCH_REDIRECT:-1}" = 1 ] && [ "$locks" != 1 ] &&
-		[ -f "$top/module/$line/bench/passthrough.c" ]; then
+	if [ "${BENCH_REDIRECT:-1}" = 1 ] && [ "$locks" != 1 ]; then
 		ko=$(BUILD_BENCH=passthrough "$top/tests/vm/build.sh" "$suite" "$kver" | tail -n 1)
 		cp "$ko" "$job/clusterswap-passthrough.ko"
 		arms="unloaded off redirect on"

@@ -4,7 +4,8 @@
  * replacement has the exact prototype of the function it replaces
  * (include/linux/swap.h, include/linux/swap_slots.h of 6.1), because it
  * returns straight to that function's caller.  They live in 6.1/alloc.c,
- * 6.1/free.c and module/stock_alloc.c.
+ * 6.1/free.c and module/stock_alloc.c; a passthrough bench build's in
+ * module/bench/passthrough.c.
  *
  * free_swap_and_cache() is not redirected: on 6.1 it takes no si->lock on a
  * device with clusters and makes no final free of its own (the slot's last
@@ -16,13 +17,14 @@
 #include "internal.h"
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
+#include <clusterswap/passthrough.h>
 
 struct cs_hook cs_redirects[] = {
-	{ CS_SYM_folio_alloc_swap, cs_folio_alloc_swap },
-	{ CS_SYM_free_swap_slot, cs_free_swap_slot },
-	{ CS_SYM_put_swap_folio, cs_put_swap_folio },
-	{ CS_SYM_swapcache_free_entries, cs_swapcache_free_entries },
-	{ CS_SYM_get_swap_page_of_type, cs_get_swap_page_of_type },
+	{ CS_SYM_folio_alloc_swap, CS_REPLACEMENT(folio_alloc_swap) },
+	{ CS_SYM_free_swap_slot, CS_REPLACEMENT(free_swap_slot) },
+	{ CS_SYM_put_swap_folio, CS_REPLACEMENT(put_swap_folio) },
+	{ CS_SYM_swapcache_free_entries, CS_REPLACEMENT(swapcache_free_entries) },
+	{ CS_SYM_get_swap_page_of_type, CS_REPLACEMENT(get_swap_page_of_type) },
 };
 
 const unsigned int cs_nr_redirects = ARRAY_SIZE(cs_redirects);

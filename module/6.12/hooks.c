@@ -5,7 +5,8 @@
  * (include/linux/swap.h, include/linux/swap_slots.h of 6.12), because it
  * returns straight to that function's caller (swap_entry_range_free() is
  * static: its prototype is mm/swapfile.c's).  They live in 6.12/alloc.c and
- * 6.12/free.c; a passthrough bench build's in 6.12/bench/passthrough.c.
+ * 6.12/free.c; a passthrough bench build's in module/bench/passthrough.c and
+ * 6.12/bench/passthrough.c.
  */
 #include <linux/swap.h>
 #include <linux/swap_slots.h>
@@ -13,6 +14,7 @@
 #include "internal.h"
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
+#include <clusterswap/passthrough.h>
 
 struct cs_hook cs_redirects[] = {
 	{ CS_SYM_folio_alloc_swap, CS_REPLACEMENT(folio_alloc_swap) },

@@ -155,13 +155,11 @@ swp_entry_t cs_get_swap_page_of_type(int type);
 void cs_swap_entry_range_free(struct swap_info_struct *si, swp_entry_t entry,
 			      unsigned int nr);
 
-/* 6.12/bench/passthrough.c, in a passthrough bench build only. */
-swp_entry_t cs_pass_folio_alloc_swap(struct folio *folio);
-void cs_pass_free_swap_slot(swp_entry_t entry);
-void cs_pass_put_swap_folio(struct folio *folio, swp_entry_t entry);
+/*
+ * 6.12/bench/passthrough.c, in a passthrough bench build only; the others
+ * are in include/clusterswap/passthrough.h.
+ */
 void cs_pass_free_swap_and_cache_nr(swp_entry_t entry, int nr);
-void cs_pass_swapcache_free_entries(swp_entry_t *entries, int n);
-swp_entry_t cs_pass_get_swap_page_of_type(int type);
 void cs_pass_swap_entry_range_free(struct swap_info_struct *si, swp_entry_t entry,
 				   unsigned int nr);
 
