@@ -32,19 +32,28 @@
 /*
  * frontswap_invalidate_page(): only once a backend (zswap) registered, as
  * the inline wrapper tests; __frontswap_invalidate_page() itself would hit
- * VM_BUG_ON(!frontswap_ops) on a DEBUG_VM kernel without one.
+ * VM_BUG_ON(!frontswap_ops) on a DEBUG_VM kernel without one.  zswap
+ * registers at boot whether enabled or not, so the key is normally on; the
+ * call is made only for a slot whose frontswap_map bit says it has a copy,
+ * the test __frontswap_invalidate_page() makes first.  The bit is set by
+ * the store, under the folio lock, before the slot can be freed, and
+ * cleared only by invalidation: a clear bit means no copy.
  */
 static void cs_frontswap_invalidate(struct swap_info_struct *si, unsigned long offset,
 				    unsigned int nr)
 {
 	struct static_key_false *key = cs_sym_data(CS_SYM_frontswap_enabled_key);
-	unsigned int i;
+	unsigned int i, stored = 0;
 
-	if (!static_key_enabled(key))
+	if (!static_key_enabled(key) || !si->frontswap_map)
 		return;
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
+		if (!test_bit(offset + i, si->frontswap_map))
+			continue;
 		cs_sym_call2(CS_SYM___frontswap_invalidate_page, si->type, offset + i);
-	cs_count_n(frontswap_invalidate, nr);
+		stored++;
+	}
+	cs_count_n(frontswap_invalidate, stored);
 }
 
 /*
