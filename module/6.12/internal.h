@@ -103,7 +103,7 @@ struct cs_stats {
 	unsigned long credit_return;		/* credit handed back to inuse_pages */
 	unsigned long freed;			/* slots freed */
 	unsigned long stock_final_free;		/* stock swap_entry_range_free() calls served */
-	unsigned long zswap_invalidate;		/* zswap copies dropped (once it was on) */
+	unsigned long zswap_invalidate;		/* zswap_invalidate() calls, once it was on */
 	unsigned long full;			/* devices found full, taken off the avail list */
 	unsigned long idle_reclaimed;		/* idle swap cache slots the allocator freed */
 };
