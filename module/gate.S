@@ -9,16 +9,19 @@
  * return address inside this module on the stack:
  *
  *   cs_sym_call(sym, a1..a5)       direct call from C
- *     fn = cs_resolved[sym].addr, then jmp cs_gate_call
+ *     fn = cs_resolved[sym].call, then jmp cs_gate_call
  *   cs_gate_call(fn, a1..a5)       direct call from C with an address in hand
  *     shifts a1..a5 into the argument registers, fn into %r11
  *     call cs_gate_enter           pushes the return point below
  *       push %r11; RET             "returns" into fn, at its first byte
  *     fn runs and returns here; its return value is in %rax
  *
- * The return address fn sees is within this module, which is also how the
- * ftrace callback recognises the module calling an original it redirects
- * (hooks.c) and lets the call through.  There is no indirect branch here;
+ * The return address fn sees is cs_gate_return, the same for every call the
+ * module makes, which is how the ftrace callback recognises the module
+ * calling an original it redirects (hooks.c) and lets the call through.
+ * (cs_sym_call() enters those after their ftrace call site, so that does not
+ * happen through it: see cs_sym_call_past_ftrace().)  There is no indirect
+ * branch here;
  * tests/host/ibt_check.py verifies that on the built module.
  */
 #include <linux/linkage.h>
@@ -33,12 +36,14 @@
  * One of the cs_sym_* readers of cs_resolved (symbols.c).  In assembly, not
  * a C wrapper around cs_gate_call(), so that a call from the allocator's hot
  * paths costs one jump, not one more call and return.  The caller passes a
- * valid @sym (an enum constant); struct cs_kaddr is one unsigned long.
+ * valid @sym (an enum constant); struct cs_kaddr is two unsigned longs, addr
+ * then call (symbols.c checks that at build time).
  */
 SYM_FUNC_START(cs_sym_call)
 	mov	%edi, %eax		/* @sym is an int: zero-extend it */
+	shl	$4, %rax		/* 16 bytes per entry */
 	lea	cs_resolved(%rip), %r11
-	mov	(%r11,%rax,8), %rdi	/* fn, as cs_gate_call() takes it */
+	mov	8(%r11,%rax), %rdi	/* its call address: fn, as cs_gate_call() takes it */
 	jmp	cs_gate_call		/* a direct jump, with a1..a5 in place */
 SYM_FUNC_END(cs_sym_call)
 
@@ -53,6 +58,8 @@ SYM_FUNC_START(cs_gate_call)
 	mov	%r8, %rcx
 	mov	%r9, %r8
 	call	cs_gate_enter
+SYM_INNER_LABEL(cs_gate_return, SYM_L_GLOBAL)
+	ANNOTATE_NOENDBR		/* a return address, never jumped to */
 	pop	%rbp
 	RET
 SYM_FUNC_END(cs_gate_call)

@@ -39,7 +39,10 @@ static const struct cs_hook *cs_hook_at(const struct cs_hook *hooks,
 /*
  * Runs at the ftrace call site of every redirected function, with the
  * caller's arguments untouched in @fregs.  A call coming from this module is
- * a replacement reaching its original (through the gate): let it through.
+ * a replacement reaching its original: let it through.  The module calls
+ * kernel functions only through the gate, so such a call returns to
+ * cs_gate_return; and the gate enters the functions redirected here after
+ * their call site (cs_sym_call_past_ftrace()), so this test is only a guard.
  * Otherwise, while enabled, send the call to the replacement, which returns
  * straight to the original caller.
  *
@@ -54,7 +57,7 @@ static void notrace cs_redirect_cb(unsigned long ip, unsigned long parent_ip,
 {
 	const struct cs_hook *hook;
 
-	if (!READ_ONCE(cs_serving) || within_module(parent_ip, THIS_MODULE))
+	if (!READ_ONCE(cs_serving) || parent_ip == (unsigned long)cs_gate_return)
 		return;
 	hook = cs_hook_at(cs_redirects, cs_nr_redirects, ip);
 	if (cs_warn_once(!hook, "ftrace called back at %pS, which is not redirected\n", (void *)ip))
@@ -173,6 +176,8 @@ static int cs_hooks_locate(struct cs_hook *hooks, unsigned int nr,
 			       cs_sym_name(hooks[i].target), err);
 			return err;
 		}
+		if (hooks[i].replacement)
+			cs_sym_call_past_ftrace(hooks[i].target, hooks[i].fentry);
 	}
 	return 0;
 }

@@ -16,6 +16,7 @@
 #include <linux/kallsyms.h>
 #include <linux/uaccess.h>
 #include <linux/string.h>
+#include <linux/ftrace.h>
 
 #include <clusterswap/symbols.h>
 #include <clusterswap/warn.h>
@@ -93,12 +94,14 @@ int cs_sym_resolve_all(void)
 	unsigned long addr;
 	int i;
 
-	/* gate.S's cs_sym_call() indexes the table by 8-byte entries. */
-	BUILD_BUG_ON(sizeof(struct cs_kaddr) != 8);
+	/* gate.S's cs_sym_call() reads @call at 16 * sym + 8. */
+	BUILD_BUG_ON(sizeof(struct cs_kaddr) != 16);
+	BUILD_BUG_ON(offsetof(struct cs_kaddr, call) != 8);
 	addr = cs_sym_find_kallsyms_lookup_name();
 	if (!addr)
 		return -ENOENT;
 	cs_resolved[CS_SYM_kallsyms_lookup_name].addr = addr;
+	cs_resolved[CS_SYM_kallsyms_lookup_name].call = addr;
 
 	for (i = CS_SYM_kallsyms_lookup_name + 1; i < CS_NR_SYMS; i++) {
 		const char *name = cs_sym_name(i);
@@ -113,8 +116,30 @@ int cs_sym_resolve_all(void)
 			return -ENOENT;
 		}
 		cs_resolved[i].addr = addr;
+		cs_resolved[i].call = addr;
 	}
 	return 0;
+}
+
+/**
+ * cs_sym_call_past_ftrace() - Have cs_sym_call() enter a function the module
+ * redirects after its ftrace call site.
+ * @sym: the redirected function.
+ * @ftrace_site: its ftrace call site, as ftrace_location() gave it.
+ *
+ * The module calls the original of a function it redirects (a passthrough, a
+ * hand-off to stock code).  Entered at its start, the call would run the
+ * ftrace trampoline and the redirect callback a second time, only to be let
+ * through.  Entered after the call site, it runs as it does whenever ftrace
+ * is off there: the site is a 5-byte NOP then, the first instruction of the
+ * function after its ENDBR.  Other tracers of the function see the call
+ * once, where its stock caller made it.
+ * Context: module init (the table is read-only after it), before the
+ * redirects are registered.
+ */
+void cs_sym_call_past_ftrace(enum cs_sym sym, unsigned long ftrace_site)
+{
+	cs_resolved[sym].call = ftrace_site + MCOUNT_INSN_SIZE;
 }
 
 /*

@@ -52,14 +52,21 @@ extern const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST];
  */
 extern const char * const cs_line_later_syms[];
 
-/* A resolved kernel address: deliberately not callable from C. */
+/*
+ * A resolved kernel address: deliberately not callable from C.  @call is
+ * where cs_sym_call() enters it: @addr, or for a function the module
+ * redirects, the first instruction after its ftrace call site
+ * (cs_sym_call_past_ftrace()).
+ */
 struct cs_kaddr {
 	unsigned long addr;
+	unsigned long call;
 };
 
 int cs_sym_resolve_all(void);
 int cs_sym_refuse_later_code(void);
 const char *cs_sym_name(enum cs_sym sym);
+void cs_sym_call_past_ftrace(enum cs_sym sym, unsigned long ftrace_site);
 unsigned long cs_sym_addr(enum cs_sym sym);
 void *cs_sym_data(enum cs_sym sym);
 unsigned long cs_sym_call(enum cs_sym sym, unsigned long a1, unsigned long a2,
@@ -76,5 +83,11 @@ unsigned long cs_sym_call(enum cs_sym sym, unsigned long a1, unsigned long a2,
 /* gate.S: run @fn(a1..a5) by a RET transfer; returns what @fn returned. */
 unsigned long cs_gate_call(unsigned long fn, unsigned long a1, unsigned long a2,
 			   unsigned long a3, unsigned long a4, unsigned long a5);
+
+/*
+ * gate.S: the return address of every kernel function the module calls (a
+ * label in cs_gate_call(), not a function).
+ */
+extern const u8 cs_gate_return[];
 
 #endif /* _CLUSTERSWAP_SYMBOLS_H */
