@@ -30,9 +30,11 @@
 # BENCH_ADD=1 (keep the last run's boots and add this run's vCPU counts to
 # them: a series taken in parts; a vCPU count run again replaces its boot),
 # BENCH_PROFILE=1 (after the rounds, a perf profile of each workload,
-# in each arm, printed as "profile" lines and compared arm against arm in the
-# report; not counted in the figures), BENCH_PROFILE_SMP (the vCPU counts
-# whose boots are profiled; default: every one),
+# in each arm, printed as "profile" lines and compared arm against arm, in
+# samples per 1000 pages swapped out, in the report; not counted in the
+# figures), BENCH_PROFILE_RUNS (profiled runs per arm, summed; default 1),
+# BENCH_PROFILE_SMP (the vCPU counts whose boots are profiled; default:
+# every one),
 # BENCH_WORKLOADS (default "verifier pageout stressng single"; stressng and
 # single run only at -smp 2, the series is verifier and pageout),
 # BENCH_REDIRECT (default 1: a fourth arm, "redirect", the passthrough bench
@@ -226,6 +228,7 @@ PAGEOUT_MIB=128
 PAGEOUT_LOOPS=3
 STRESS_SECONDS=15
 PROFILE=$5
+PROFILE_RUNS=${BENCH_PROFILE_RUNS:-1}
 CONF
 }
 

@@ -157,34 +157,42 @@ for w in $WORKLOADS; do
 		done
 	done
 done
-# PROFILE=1: after the measured rounds, one more run of each workload,
-# in each arm, under perf record (cpu-clock, every CPU): the kernel
-# symbols that take the time, so that a difference can be traced to code.
+# PROFILE=1: after the measured rounds, PROFILE_RUNS more runs of each
+# workload in each arm of ARMS_ALL (the order rotated from run to run), under
+# perf record (cpu-clock, every CPU): the symbols that take the time, so that
+# a difference can be traced to code.  Each run's pages swapped out are
+# printed with its samples, so that the report can compare arms per page.
 # Not counted in the figures above: perf itself costs time.
 if [ "${PROFILE:-0}" = 1 ]; then
 	for w in $WORKLOADS; do
 		device "$w"
-		for a in unloaded off on; do
-			arm "$a"
-			perf record -q -a -e cpu-clock -F 2000 -o /tmp/perf.data >/tmp/perf.log 2>&1 &
-			perf=$!
-			# perf record -a first reads every task's maps and the kernel's
-			# symbols: seconds under emulation, before its first sample.
-			sleep 10
-			workload "$w" $seed || { echo "bench: $w failed under perf"; exit 1; }
-			kill -INT $perf
-			# perf record ends by raising the SIGINT it caught again: an
-			# exit status of 128 + 2 is its normal stop.
-			wait $perf
-			rc=$?
-			[ $rc = 0 ] || [ $rc = 130 ] ||
-				{ echo "bench: perf record failed (exit $rc): $(tail -n 3 /tmp/perf.log)"; exit 1; }
-			perf report -q -n -i /tmp/perf.data --stdio --sort dso,sym 2>/dev/null |
-				grep -v '^$' >/tmp/perf.txt
-			echo "profile $w $a: $(awk '{n += $2} END {print n + 0}' /tmp/perf.txt) samples" \
-				"(every CPU, idle included); symbols of 10 samples or more: share, samples, dso, symbol"
-			awk '$2 + 0 >= 10' /tmp/perf.txt | sed "s/^/profile $w $a |/"
-			seed=$((seed + 1))
+		for run in $(seq 1 "${PROFILE_RUNS:-1}"); do
+			for a in $(arms_of_round "$run" $ARMS_ALL); do
+				arm "$a"
+				perf record -q -a -e cpu-clock -F 2000 -o /tmp/perf.data >/tmp/perf.log 2>&1 &
+				perf=$!
+				# perf record -a first reads every task's maps and the
+				# kernel's symbols: seconds under emulation, before its
+				# first sample.
+				sleep 10
+				out0=$(vmstat pswpout)
+				workload "$w" $seed || { echo "bench: $w failed under perf"; exit 1; }
+				out=$(( $(vmstat pswpout) - out0 ))
+				kill -INT $perf
+				# perf record ends by raising the SIGINT it caught again:
+				# an exit status of 128 + 2 is its normal stop.
+				wait $perf
+				rc=$?
+				[ $rc = 0 ] || [ $rc = 130 ] ||
+					{ echo "bench: perf record failed (exit $rc): $(tail -n 3 /tmp/perf.log)"; exit 1; }
+				perf report -q -n -i /tmp/perf.data --stdio --sort dso,sym 2>/dev/null |
+					grep -v '^$' >/tmp/perf.txt
+				echo "profile $w $a: $(awk '{n += $2} END {print n + 0}' /tmp/perf.txt) samples" \
+					"(every CPU, idle included), run $run, $out pages out;" \
+					"symbols of 10 samples or more: share, samples, dso, symbol"
+				awk '$2 + 0 >= 10' /tmp/perf.txt | sed "s/^/profile $w $a |/"
+				seed=$((seed + 1))
+			done
 		done
 	done
 fi

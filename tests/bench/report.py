@@ -34,8 +34,8 @@ RATIOS = (("on", "unloaded"), ("redirect", "unloaded"), ("off", "unloaded"),
 # The plot data's columns after smp, in this order (the plot reads them by
 # number: tests/bench.sh).
 PLOT_ARMS = ("unloaded", "off", "on", "upstream", "redirect")
-# The arms a profile run covers (guest.sh, PROFILE=1).
-PROFILE_ARMS = ("unloaded", "off", "on")
+# The arms a profile run may cover (guest.sh, PROFILE=1), in report order.
+PROFILE_ARMS = ("unloaded", "off", "redirect", "on")
 # metric: (key, better) where better is "lower" or "higher"
 METRICS = (("sys_us_per_page", "lower"), ("pages_per_s", "higher"), ("ops_per_s", "higher"))
 
@@ -165,48 +165,80 @@ def main():
 IDLE = {"pv_native_safe_halt", "native_safe_halt", "default_idle", "acpi_safe_halt",
         "cpu_idle_poll", "mwait_idle", "intel_idle", "poll_idle", "default_idle_call"}
 PROFILE_LINE = re.compile(r"profile (\S+) (\S+) \|\s+([\d.]+)%\s+(\d+)\s+(\S+)\s+\[(.)\] (.+)$")
+# A profiled run's first line; older logs have no run number and no pages.
+PROFILE_HEAD = re.compile(r"profile (\S+) (\S+): \d+ samples \(every CPU, idle included\)"
+                          r"(?:, run \d+, (\d+) pages out)?;")
 
 
 def report_profiles(path):
-    """Per workload, each symbol's share of the busy samples (idle left out)
-    in each arm, and the symbols whose share moved most from unloaded to on
-    and to off; the module's own symbols summed.  One profiled run per arm:
-    a share that moves by less than a few tenths of a percent is noise."""
-    prof = {}
+    """Per workload, where each arm's time goes: each symbol's busy samples
+    (idle left out) per 1000 pages swapped out, summed over the arm's
+    profiled runs, and the symbols that grew most from unloaded to on, from
+    unloaded to redirect, and from redirect to on.  At 2000 samples a second
+    a sample is 500 us of one CPU.  Logs from before the runs printed their
+    pages (one run per arm) are compared by share of busy samples instead.
+    A profile is a few runs: a symbol that moves by a few samples per 1000
+    pages is noise."""
+    prof, pages, runs = {}, {}, {}
     with open(path) as f:
         for line in f:
-            m = PROFILE_LINE.match(line.rstrip("\n"))
+            line = line.rstrip("\n")
+            m = PROFILE_LINE.match(line)
             if m:
                 w, arm, _, n, dso, _, sym = m.groups()
-                prof.setdefault(w, {}).setdefault(arm, {})[(dso, sym.strip())] = int(n)
+                key = (dso, sym.strip())
+                arms = prof.setdefault(w, {}).setdefault(arm, {})
+                arms[key] = arms.get(key, 0) + int(n)
+                continue
+            m = PROFILE_HEAD.match(line)
+            if m:
+                w, arm, out = m.group(1), m.group(2), m.group(3)
+                runs[(w, arm)] = runs.get((w, arm), 0) + 1
+                if out is not None:
+                    pages[(w, arm)] = pages.get((w, arm), 0) + int(out)
     for w, arms in prof.items():
-        if not all(a in arms for a in PROFILE_ARMS):
+        present = [a for a in PROFILE_ARMS if a in arms]
+        if "unloaded" not in present or "on" not in present:
             continue
-        busy = {a: sum(n for (d, s), n in arms[a].items() if s not in IDLE) for a in PROFILE_ARMS}
-        share = {a: {k: 100.0 * n / busy[a] for k, n in arms[a].items() if k[1] not in IDLE}
-                 for a in PROFILE_ARMS if busy[a]}
-        if len(share) != len(PROFILE_ARMS):
-            continue
-        print(f"\nProfile {w} ({os.path.basename(path)}, one run per arm, not in the figures): "
-              + ", ".join(f"{a} {busy[a]} busy samples" for a in PROFILE_ARMS))
+        busy = {a: sum(n for (d, s), n in arms[a].items() if s not in IDLE) for a in present}
+        per_page = all(pages.get((w, a)) for a in present)
+        if per_page:
+            unit = "samples per 1000 pages out"
+            val = {a: {k: 1000.0 * n / pages[(w, a)] for k, n in arms[a].items() if k[1] not in IDLE}
+                   for a in present}
+        else:
+            unit = "% of busy samples"
+            if not all(busy[a] for a in present):
+                continue
+            val = {a: {k: 100.0 * n / busy[a] for k, n in arms[a].items() if k[1] not in IDLE}
+                   for a in present}
+        nruns = "/".join(str(runs.get((w, a), 0)) for a in present)
+        print(f"\nProfile {w} ({os.path.basename(path)}, {nruns} runs of {', '.join(present)}; "
+              f"not in the figures), in {unit}:")
+        if per_page:
+            print("  busy samples: " + ", ".join(
+                f"{a} {busy[a]} for {pages[(w, a)]} pages = {1000.0 * busy[a] / pages[(w, a)]:.1f}"
+                f" ({500.0 * busy[a] / pages[(w, a)]:.1f} us per page)" for a in present))
         # perf files module symbols under [kernel.kallsyms] when it has
         # no path to the .ko: the module's are the cs_ ones.
-        module = {a: sum(v for (d, s), v in share[a].items() if d == "[clusterswap]" or s.startswith("cs_"))
-                  for a in PROFILE_ARMS}
-        tramp = {a: share[a].get(("[kernel.kallsyms]", "ftrace_trampoline"), 0) for a in PROFILE_ARMS}
-        print("  clusterswap's own symbols (cs_*): " + ", ".join(f"{a} {module[a]:.2f}%" for a in PROFILE_ARMS)
-              + "; ftrace_trampoline: " + ", ".join(f"{a} {tramp[a]:.2f}%" for a in PROFILE_ARMS))
-        keys = set().union(*(share[a].keys() for a in PROFILE_ARMS))
-        for other in ("on", "off"):
-            moved = sorted(keys, key=lambda k: -(share[other].get(k, 0) - share["unloaded"].get(k, 0)))
-            print(f"  share of busy samples that grew most from unloaded to {other} "
-                  "(unloaded, off, on; %):")
+        module = {a: sum(v for (d, s), v in val[a].items() if d == "[clusterswap]" or s.startswith("cs_"))
+                  for a in present}
+        tramp = {a: val[a].get(("[kernel.kallsyms]", "ftrace_trampoline"), 0) for a in present}
+        print("  clusterswap's own symbols (cs_*): " + ", ".join(f"{a} {module[a]:.2f}" for a in present)
+              + "; ftrace_trampoline: " + ", ".join(f"{a} {tramp[a]:.2f}" for a in present))
+        keys = set().union(*(val[a].keys() for a in present))
+        pairs = [("unloaded", "on"), ("unloaded", "redirect"), ("redirect", "on"), ("unloaded", "off")]
+        for base, other in pairs:
+            if base not in present or other not in present:
+                continue
+            moved = sorted(keys, key=lambda k: -(val[other].get(k, 0) - val[base].get(k, 0)))
+            print(f"  grew most from {base} to {other} ({', '.join(present)}):")
             for k in moved[:12]:
-                diff = share[other].get(k, 0) - share["unloaded"].get(k, 0)
+                diff = val[other].get(k, 0) - val[base].get(k, 0)
                 if diff <= 0:
                     break
-                print(f"    {k[1]:42s} {share['unloaded'].get(k, 0):6.2f} {share['off'].get(k, 0):6.2f} "
-                      f"{share['on'].get(k, 0):6.2f}  +{diff:.2f} {k[0]}")
+                print(f"    {k[1]:42s} " + " ".join(f"{val[a].get(k, 0):7.2f}" for a in present)
+                      + f"  +{diff:.2f} {k[0]}")
 
 
 if __name__ == "__main__":
