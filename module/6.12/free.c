@@ -145,8 +145,8 @@ void cs_free_stock(swp_entry_t entry)
  * @folio: a folio leaving the swap cache, or one whose charge failed.
  * @entry: its first swap entry.
  *
- * A folio whose slots are referenced by the cache alone, the usual case, is
- * freed here at once under the cluster lock, one page or a large folio's
+ * A folio whose slots are referenced by the cache alone is freed here at
+ * once under the cluster lock, one page or a large folio's
  * range (stock takes si->lock for a range and skips zswap, and sends a
  * single page through free_swap_slot(): for the module a second redirect).
  * Anything else goes to stock put_swap_folio(), which drops the cache
@@ -163,7 +163,16 @@ void cs_put_folio(struct folio *folio, swp_entry_t entry)
 	struct swap_info_struct *si = cs_swap_device(swp_type(entry));
 	struct swap_cluster_info *ci;
 
-	if (si && si->cluster_info && offset < si->max) {
+	/*
+	 * Usually a page is written out with its slot still mapped: its byte
+	 * holds a count beside the cache's bit, and stock code only drops the
+	 * bit.  Read without the lock, the byte can only lead to stock: a
+	 * slot that turns cache-only meanwhile is freed there (through
+	 * free_swap_slot() or swap_entry_range_free(), both the module's), and
+	 * one that reads cache-only is checked again under the lock.
+	 */
+	if (si && si->cluster_info && offset < si->max &&
+	    READ_ONCE(si->swap_map[offset]) == SWAP_HAS_CACHE) {
 		ci = cs_cluster_of(si, offset);
 		spin_lock(&ci->lock);
 		if (cs_only_cached(si, offset, nr)) {
