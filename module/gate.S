@@ -14,6 +14,8 @@
  *     shifts a1..a5 into the argument registers, fn into %r11
  *     call cs_gate_enter           pushes the return point below
  *       push %r11; RET             "returns" into fn, at its first byte
+ *                                  (past its ftrace call site, for a
+ *                                  function the module redirects)
  *     fn runs and returns here; its return value is in %rax
  *
  * The return address fn sees is cs_gate_return, the same for every call the
