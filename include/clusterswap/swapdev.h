@@ -15,6 +15,8 @@
 #include <linux/swap.h>
 #include <linux/huge_mm.h>
 #include <linux/seq_file.h>
+#include <linux/percpu-refcount.h>
+#include <linux/rcupdate.h>
 
 /* mm/swapfile.c's SWAPFILE_CLUSTER, identical in 6.1 and 6.12. */
 #ifdef CONFIG_THP_SWAP
@@ -54,6 +56,41 @@ bool cs_swap_device_attached(struct swap_info_struct *si);
 /* Device references: get_swap_device()'s protocol, without its offset check. */
 bool cs_get_device(struct swap_info_struct *si);
 void cs_kcall_put_device(struct swap_info_struct *si);
+
+/**
+ * cs_device_live_rcu() - Whether @si is in service, for the rest of the
+ * caller's RCU read-side critical section.
+ * @si: the device.
+ *
+ * swapoff kills si->users, then waits in synchronize_rcu() before it detaches
+ * and frees swap_map and cluster_info ("RCU reader side lock (including any
+ * spinlock) is sufficient to prevent swapoff", mm/swapfile.c, 6.1 and 6.12
+ * alike).  A section that began before that grace period ends before the
+ * maps are freed; one that began after it sees the ref dead here.  So a
+ * device found live stays attached until the section ends: what
+ * cs_get_device() holds until cs_kcall_put_device(), without the
+ * reference's two rcu_read_lock() pairs and per-CPU counter updates on every
+ * allocation.  The allocation paths hold cs_pcp.lock, which is such a
+ * section: local_lock() disables preemption, or on PREEMPT_RT takes
+ * rcu_read_lock() with its spinlock.
+ * Context: an RCU read-side critical section covering every use of the
+ * device's maps.
+ * Return: false if the device is not in service (swapoff has killed the
+ * ref, or swapon has not yet brought it back).
+ */
+static inline bool cs_device_live_rcu(struct swap_info_struct *si)
+{
+	RCU_LOCKDEP_WARN(!rcu_read_lock_any_held(),
+			 "clusterswap: swap device used outside an RCU read-side section");
+	if (percpu_ref_is_dying(&si->users))
+		return false;
+	/*
+	 * As get_swap_device(): the ref before the other fields; pairs with
+	 * the spin_unlock() after setup_swap_info() in enable_swap_info().
+	 */
+	smp_rmb();
+	return true;
+}
 
 /* mm/swapfile.c's swap_avail_lock: guards the swap_avail_heads plists. */
 spinlock_t *cs_swap_avail_lock(void);

@@ -239,7 +239,7 @@ unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_struct *si
 	/* As get_swap_pages(): a PMD THP only on block devices. */
 	if (order && !(si->flags & SWP_BLKDEV))
 		return 0;
-	if (!cs_get_device(si))
+	if (!cs_device_live_rcu(si))
 		return 0;
 	spin_lock(&si->lock);
 	cs_count_lock(CS_LOCK_SLOW);
@@ -271,7 +271,6 @@ unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_struct *si
 		cs_credit_put_locked(si, pcp, nr);
 unlock:
 	spin_unlock(&si->lock);
-	cs_kcall_put_device(si);
 	return found;
 }
 
@@ -307,11 +306,11 @@ static unsigned long cs_alloc_fast(struct cs_pcp *pcp, enum cs_fast *why)
 	if (!cs_unpack(pcp->next, &type, &offset))
 		return 0;
 	si = cs_swap_device(type);
-	if (!si || !cs_get_device(si)) {
+	if (!si || !cs_device_live_rcu(si)) {
 		pcp->next = 0;
 		return 0;
 	}
-	/* cluster_info and max are stable while the reference is held. */
+	/* cluster_info and max stay put until cs_pcp.lock is dropped (cs_device_live_rcu()). */
 	if (!si->cluster_info || offset >= si->max) {
 		pcp->next = 0;
 		goto out;
@@ -336,7 +335,6 @@ static unsigned long cs_alloc_fast(struct cs_pcp *pcp, enum cs_fast *why)
 	else
 		cs_credit_put(si, 1);
 out:
-	cs_kcall_put_device(si);
 	return found ? swp_entry(type, found).val : 0;
 }
 
@@ -370,7 +368,7 @@ static bool cs_refill_credit(struct cs_pcp *pcp)
 	if (!cs_unpack(pcp->next, &type, &offset))
 		return false;
 	si = cs_swap_device(type);
-	if (!si || !cs_get_device(si))
+	if (!si || !cs_device_live_rcu(si))
 		return false;
 	spin_lock(&si->lock);
 	cs_count_lock(CS_LOCK_CREDIT);
@@ -378,7 +376,6 @@ static bool cs_refill_credit(struct cs_pcp *pcp)
 	if (!ok)
 		pcp->next = 0;
 	spin_unlock(&si->lock);
-	cs_kcall_put_device(si);
 	return ok;
 }
 

@@ -291,7 +291,7 @@ unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_struct *si
 	/* As scan_swap_map_slots(): large folios only on block devices. */
 	if (order && !(si->flags & SWP_BLKDEV))
 		return 0;
-	if (!cs_get_device(si))
+	if (!cs_device_live_rcu(si))
 		return 0;
 	spin_lock(&si->lock);
 	cs_count_lock(CS_LOCK_SLOW);
@@ -316,7 +316,6 @@ unsigned long cs_alloc_on_device(struct cs_pcp *pcp, struct swap_info_struct *si
 		cs_set_spare(pcp, si, order);
 unlock:
 	spin_unlock(&si->lock);
-	cs_kcall_put_device(si);
 	return found;
 }
 
@@ -375,7 +374,7 @@ static bool cs_refill_credit(struct cs_pcp *pcp, int order)
 	if (!cs_unpack(pcp->next[order], &type, &offset))
 		return false;
 	si = cs_swap_device(type);
-	if (!si || !cs_get_device(si))
+	if (!si || !cs_device_live_rcu(si))
 		return false;
 	spin_lock(&si->lock);
 	cs_count_lock(CS_LOCK_CREDIT);
@@ -384,7 +383,6 @@ static bool cs_refill_credit(struct cs_pcp *pcp, int order)
 	if (!ok)
 		cs_settle_cursor(si, &pcp->next[order]);
 	spin_unlock(&si->lock);
-	cs_kcall_put_device(si);
 	return ok;
 }
 
@@ -405,7 +403,7 @@ static void cs_settle_filled_elsewhere(struct cs_pcp *pcp, int order)
 		if (!cs_unpack(pcp->filled[order][i], &type, &idx))
 			continue;
 		si = cs_swap_device(type);
-		if (!si || !cs_get_device(si)) {
+		if (!si || !cs_device_live_rcu(si)) {
 			/* Gone: the device's swapoff settled or dropped it. */
 			pcp->filled[order][i] = 0;
 			continue;
@@ -414,7 +412,6 @@ static void cs_settle_filled_elsewhere(struct cs_pcp *pcp, int order)
 		cs_count_lock(CS_LOCK_FILLED);
 		cs_settle_cpu(si, pcp, order);
 		spin_unlock(&si->lock);
-		cs_kcall_put_device(si);
 	}
 }
 
@@ -451,11 +448,11 @@ static unsigned long cs_alloc_fast(struct cs_pcp *pcp, int order, enum cs_fast *
 	if (!cs_unpack(pcp->next[order], &type, &offset))
 		return 0;
 	si = cs_swap_device(type);
-	if (!si || !cs_get_device(si)) {
+	if (!si || !cs_device_live_rcu(si)) {
 		pcp->next[order] = 0;
 		return 0;
 	}
-	/* cluster_info and max are stable while the reference is held. */
+	/* cluster_info and max stay put until cs_pcp.lock is dropped (cs_device_live_rcu()). */
 	if (!si->cluster_info || offset >= si->max) {
 		pcp->next[order] = 0;
 		goto out;
@@ -499,7 +496,6 @@ static unsigned long cs_alloc_fast(struct cs_pcp *pcp, int order, enum cs_fast *
 	else
 		cs_credit_put(si, nr);
 out:
-	cs_kcall_put_device(si);
 	return found ? swp_entry(type, found).val : 0;
 }
 
