@@ -7,6 +7,11 @@
  *   round_robin  0 or 1 (default 1), as enabled; only where the kernel line
  *                has the allocator (6.12): devices of default priority are
  *                used round robin instead of one after another.
+ *   tripped      empty, or when and why the module tripped to stock
+ *                (include/clusterswap/trip.h); readable by anyone.  While it
+ *                is set, switching on is refused with -EBUSY; root clears it
+ *                by writing 0 (anything else: -EINVAL), which does not
+ *                switch on by itself.
  *   version      the module version.
  *   kernel       the running kernel release and the line it was recognised as.
  *   stats/       the allocator's main counters, one per file, readable by
@@ -25,6 +30,7 @@
 #include <clusterswap/line.h>
 #include <clusterswap/selftest.h>
 #include <clusterswap/trace.h>
+#include <clusterswap/trip.h>
 
 bool cs_round_robin = true;
 
@@ -61,24 +67,32 @@ CS_VISIBLE_IF_SELFTEST int cs_parse_switch(const char *buf, size_t count, bool *
 }
 
 /*
- * On: new calls come to the module at once; then it takes over from the
- * slot cache.  Off: new calls go to stock code at once; once the module's
- * calls in flight have returned, it hands its per-CPU state back.  Neither
- * stops swapping: stock code and the module keep the same fields in the
- * same meaning under the same locks.
+ * On: new calls come to the module at once; it allocates once stock's final
+ * frees in flight are fenced, then takes over from the slot cache.  Off, the
+ * mirror: first the module stops allocating and waits out allocations in
+ * flight (stock's final free, which comes back with the redirects, is safe
+ * only beside allocation under si->lock: module/README.md, D1); then new
+ * calls go to stock code, and once the module's calls in flight have
+ * returned, it hands its per-CPU state back.  Neither stops swapping: stock
+ * code and the module keep the same fields in the same meaning under the
+ * same locks.
  */
 static void cs_switch(bool on)
 {
 	mutex_lock(&cs_switch_lock);
 	if (on != cs_hooks_serving()) {
-		cs_hooks_serve(on);
 		/* A passthrough bench build redirects only: the kernel allocates. */
-		if (CS_PASSTHROUGH)
+		if (CS_PASSTHROUGH) {
+			cs_hooks_serve(on);
 			pr_info("passthrough bench build: calls redirected, the kernel allocates\n");
-		else if (on)
+		} else if (on) {
+			cs_hooks_serve(true);
 			cs_line_serve_start();
-		else
+		} else {
+			cs_line_alloc_stop();
+			cs_hooks_serve(false);
 			cs_line_serve_stop();
+		}
 		trace_switch_flip(on);
 		pr_info("%s\n", on ? "enabled" : "disabled");
 	}
@@ -92,6 +106,11 @@ void cs_apply_load_options(void)
 		cs_switch(true);
 }
 
+void cs_switch_off_tripped(void)
+{
+	cs_switch(false);
+}
+
 static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
 			     const char *buf, size_t count)
 {
@@ -101,7 +120,32 @@ static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
 	err = cs_parse_switch(buf, count, &on);
 	if (err)
 		return err;
+	/* Racy against a trip that comes next: the trip switches off after. */
+	if (on && cs_tripped())
+		return -EBUSY;
 	cs_switch(on);
+	return count;
+}
+
+static ssize_t tripped_show(struct kobject *kobj, struct kobj_attribute *attr,
+			    char *buf)
+{
+	return cs_trip_show(buf);
+}
+
+static ssize_t tripped_store(struct kobject *kobj, struct kobj_attribute *attr,
+			     const char *buf, size_t count)
+{
+	bool on;
+	int err;
+
+	err = cs_parse_switch(buf, count, &on);
+	if (err || on)
+		return -EINVAL;
+	if (cs_tripped()) {
+		cs_trip_clear();
+		pr_info("trip cleared by root; the switch may go on again\n");
+	}
 	return count;
 }
 
@@ -144,12 +188,14 @@ static ssize_t kernel_show(struct kobject *kobj, struct kobj_attribute *attr,
 static struct kobj_attribute cs_attr_enabled = __ATTR(enabled, 0644, enabled_show, enabled_store);
 static struct kobj_attribute cs_attr_round_robin = __ATTR(round_robin, 0644, round_robin_show,
 							  round_robin_store);
+static struct kobj_attribute cs_attr_tripped = __ATTR(tripped, 0644, tripped_show, tripped_store);
 static struct kobj_attribute cs_attr_version = __ATTR_RO(version);
 static struct kobj_attribute cs_attr_kernel = __ATTR_RO(kernel);
 
 static struct attribute *cs_attrs[] = {
 	&cs_attr_enabled.attr,
 	&cs_attr_round_robin.attr,
+	&cs_attr_tripped.attr,
 	&cs_attr_version.attr,
 	&cs_attr_kernel.attr,
 	NULL,

@@ -144,6 +144,22 @@ void cs_unmark_full(struct swap_info_struct *si)
 	cs_avail_add(si);
 }
 
+/**
+ * cs_unmark_full_if_room() - Back on the avail lists if marked full with room.
+ * @si: the device.
+ *
+ * Stock marks a device full when inuse_pages reaches pages, which here also
+ * counts CPUs' credit; once credit or slots come back it has room again, and
+ * stock looks only at devices on the avail lists.
+ * Context: si->lock held.
+ */
+void cs_unmark_full_if_room(struct swap_info_struct *si)
+{
+	lockdep_assert_held(&si->lock);
+	if (!si->highest_bit && (si->flags & SWP_WRITEOK) && si->inuse_pages < si->pages)
+		cs_unmark_full(si);
+}
+
 /*
  * Return @pool (one CPU's credit on @si) to inuse_pages, keeping a batch
  * while the device is in service and not full.  The pool is the one the
@@ -165,8 +181,7 @@ static void cs_credit_settle(struct swap_info_struct *si, atomic_t *pool)
 		WRITE_ONCE(si->inuse_pages, si->inuse_pages - min(n - keep, si->inuse_pages));
 		cs_count(credit_return);
 	}
-	if (!si->highest_bit && (si->flags & SWP_WRITEOK) && si->inuse_pages < si->pages)
-		cs_unmark_full(si);
+	cs_unmark_full_if_room(si);
 	spin_unlock(&si->lock);
 }
 

@@ -7,6 +7,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ftrace.h>
+#include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/delay.h>
 #include <linux/rcupdate.h>
@@ -109,7 +110,19 @@ unsigned long cs_hook_calls(enum cs_sym sym)
 	return sum;
 }
 
-static long cs_hooks_inflight_sum(void)
+/* Replacement calls so far, every symbol's, summed over CPUs. */
+unsigned long cs_hooks_activity(void)
+{
+	unsigned long sum = 0;
+	unsigned int sym;
+
+	for (sym = 0; sym < CS_NR_SYMS; sym++)
+		sum += cs_hook_calls(sym);
+	return sum;
+}
+
+/* Replacement calls now running (or entered by the callback, not yet begun). */
+long cs_hooks_inflight_sum(void)
 {
 	long sum = 0;
 	int cpu;
@@ -157,11 +170,19 @@ static void cs_hooks_name_owned(void)
 static int cs_hooks_locate(struct cs_hook *hooks, unsigned int nr,
 			   struct ftrace_ops *ops)
 {
+	char clone[KSYM_NAME_LEN];
 	unsigned int i;
 	int err;
 
 	for (i = 0; i < nr; i++) {
 		unsigned long addr = cs_sym_addr(hooks[i].target);
+
+		if (hooks[i].replacement &&
+		    cs_sym_clone(hooks[i].target, clone, sizeof(clone))) {
+			pr_err("%s has a compiler-made copy, %s, whose callers a redirect would miss; refusing to load\n",
+			       cs_sym_name(hooks[i].target), clone);
+			return -EOPNOTSUPP;
+		}
 
 		/* ftrace_location(): the call site, after the ENDBR on IBT builds. */
 		hooks[i].fentry = cs_sym_call1(CS_SYM_ftrace_location, addr);

@@ -18,22 +18,46 @@
 #include <linux/slab.h>
 #include <linux/plist.h>
 
+#include <clusterswap/hooks.h>
 #include <clusterswap/inspect.h>
 #include <clusterswap/line.h>
+#include <clusterswap/trip.h>
 
 #define CS_CHECK_MAX_REPORTS 20
+
+static void cs_problem_va(struct cs_check *c, const char *fmt, va_list args)
+{
+	va_list again;
+
+	if (!c->problems) {
+		va_copy(again, args);
+		vsnprintf(c->first, sizeof(c->first), fmt, again);
+		va_end(again);
+	}
+	if (c->problems++ >= CS_CHECK_MAX_REPORTS || c->quiet)
+		return;
+	seq_printf(c->m, "type %u: ", c->si->type);
+	seq_vprintf(c->m, fmt, args);
+	seq_putc(c->m, '\n');
+}
 
 void cs_problem(struct cs_check *c, const char *fmt, ...)
 {
 	va_list args;
 
-	if (c->problems++ >= CS_CHECK_MAX_REPORTS)
-		return;
-	seq_printf(c->m, "type %u: ", c->si->type);
 	va_start(args, fmt);
-	seq_vprintf(c->m, fmt, args);
+	cs_problem_va(c, fmt, args);
 	va_end(args);
-	seq_putc(c->m, '\n');
+}
+
+void cs_problem_racy(struct cs_check *c, const char *fmt, ...)
+{
+	va_list args;
+
+	c->racy++;
+	va_start(args, fmt);
+	cs_problem_va(c, fmt, args);
+	va_end(args);
 }
 
 /**
@@ -105,56 +129,110 @@ static void cs_check_avail(struct cs_check *c)
  * Context: process context; takes si->lock, each ci->lock, swap_avail_lock.
  * Return: the number of inconsistencies found (0: consistent).
  */
+/*
+ * One reading of @si's invariants, under si->lock.
+ * Return: false if the device changed size or left service meanwhile.
+ */
+static bool cs_check_pass(struct cs_check *c, unsigned long *seen, unsigned long nr)
+{
+	struct swap_info_struct *si = c->si;
+	unsigned long allocated;
+	bool read = false;
+	long credit;
+
+	bitmap_zero(seen, max(nr, 1UL));
+	c->problems = 0;
+	c->racy = 0;
+	spin_lock(&si->lock);
+	if (!cs_swap_device_attached(si) || cs_nr_clusters(si) != nr)
+		goto out;
+	read = true;
+	if (si->cluster_info)
+		allocated = cs_check_clusters(c, seen, nr);
+	else
+		allocated = cs_count_map(si);
+	credit = cs_line_credit(si->type);
+	if (credit < 0 || allocated + credit != si->inuse_pages)
+		cs_problem_racy(c,
+				"inuse_pages is %u, swap_map holds %lu allocated slots, CPUs %ld credit",
+				si->inuse_pages, allocated, credit);
+	if (si->inuse_pages > si->pages)
+		cs_problem(c, "inuse_pages %u is above the device's %u pages",
+			   si->inuse_pages, si->pages);
+	cs_check_avail(c);
+out:
+	spin_unlock(&si->lock);
+	return read;
+}
+
+/* Readings of a device under load before check says "busy". */
+#define CS_CHECK_READINGS 3
+
+/*
+ * si->lock holds stock code off, but not the module's fast path and frees,
+ * which move slots and credit under cluster locks and cs_pcp.lock: a reading
+ * taken while they run can add a slot twice (freed after its cluster was
+ * read, its credit back before the credit was read) or miss one.  So a
+ * reading whose problems are all racy ones counts only if no replacement
+ * ran during it (no call began, none was in flight); otherwise it is read
+ * again, quietly, up to CS_CHECK_READINGS times.  A reading with no problem
+ * is the answer; problems that no reading can explain are printed and trip
+ * the module to stock.
+ */
 unsigned int cs_check_device(struct seq_file *m, struct swap_info_struct *si)
 {
-	struct cs_check c = { .m = m, .si = si };
-	unsigned long nr, allocated, *seen;
-	long credit;
+	struct cs_check c = { .m = m, .si = si, .quiet = true };
+	unsigned long nr, *seen;
+	unsigned int reading;
+	bool moved = true;
 
 	/* Sized before taking the lock; a device that changes meanwhile is reported. */
 	nr = DIV_ROUND_UP(READ_ONCE(si->max), CS_SWAPFILE_CLUSTER);
 	seen = bitmap_zalloc(max(nr, 1UL), GFP_KERNEL);
 	if (!seen) {
-		cs_problem(&c, "out of memory for the check");
-		return c.problems;
+		seq_printf(m, "type %u: out of memory for the check\n", si->type);
+		return 1;
 	}
+	for (reading = 0; reading < CS_CHECK_READINGS && moved; reading++) {
+		unsigned long before = cs_hooks_activity();
+		bool idle = !cs_hooks_inflight_sum();
 
-	spin_lock(&si->lock);
-	if (!cs_swap_device_attached(si))
-		goto out;
-	if (cs_nr_clusters(si) != nr) {
-		cs_problem(&c, "device changed during the check; read again");
+		/* The reading's loads after those counters, the counters' after it. */
+		smp_mb();
+		if (!cs_check_pass(&c, seen, nr)) {
+			c.problems = cs_swap_device_attached(si);
+			if (c.problems)
+				seq_printf(m, "type %u: device changed during the check; read again\n",
+					   si->type);
+			goto out;
+		}
+		if (!c.problems)
+			goto out;
+		/* The counters' loads after the reading's: pairs with the one above. */
+		smp_mb();
+		moved = c.problems == c.racy &&
+			(!idle || cs_hooks_inflight_sum() || cs_hooks_activity() != before);
+	}
+	if (moved) {
+		seq_printf(m, "type %u: busy: swapping went on through %u readings, each inconsistent; read again\n",
+			   si->type, CS_CHECK_READINGS);
+		c.problems = 1;
 		goto out;
 	}
-	if (si->cluster_info)
-		allocated = cs_check_clusters(&c, seen, nr);
-	else
-		allocated = cs_count_map(si);
-	credit = cs_line_credit(si->type);
-	if (credit < 0 || allocated + credit != si->inuse_pages)
-		cs_problem(&c,
-			   "inuse_pages is %u, swap_map holds %lu allocated slots, CPUs %ld credit",
-			   si->inuse_pages, allocated, credit);
-	if (si->inuse_pages > si->pages)
-		cs_problem(&c, "inuse_pages %u is above the device's %u pages",
-			   si->inuse_pages, si->pages);
-	cs_check_avail(&c);
+	/* Confirmed: print it (the same reading again), and trip. */
+	c.quiet = false;
+	cs_check_pass(&c, seen, nr);
+	if (c.problems) {
+		cs_trip("check: type %u: %s", si->type, c.first);
+		if (c.problems > CS_CHECK_MAX_REPORTS)
+			seq_printf(m, "type %u: ... and %u more\n", si->type,
+				   c.problems - CS_CHECK_MAX_REPORTS);
+	}
 out:
-	spin_unlock(&si->lock);
 	bitmap_free(seen);
-	if (c.problems > CS_CHECK_MAX_REPORTS)
-		seq_printf(m, "type %u: ... and %u more\n", si->type,
-			   c.problems - CS_CHECK_MAX_REPORTS);
 	return c.problems;
 }
 
-/**
- * cs_show_summary() - Size, use and fragmentation of @si.
- * @m: output.
- * @si: the device.
- *
- * Context: takes si->lock.
- */
 void cs_show_summary(struct seq_file *m, struct swap_info_struct *si)
 {
 	spin_lock(&si->lock);

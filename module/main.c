@@ -20,6 +20,7 @@
 #include <clusterswap/symbols.h>
 #include <clusterswap/selftest.h>
 #include <clusterswap/line.h>
+#include <clusterswap/trip.h>
 
 /*
  * A swap device came or went: the hooks observe swapon and swapoff steps and
@@ -41,18 +42,18 @@ static int __init clusterswap_init(void)
 
 	err = cs_selftest();
 	if (err)
-		return err;
+		goto out_trip;
 	err = cs_kernel_gate();
 	if (err)
-		return err;
+		goto out_trip;
 	err = cs_sym_resolve_all();
 	if (err)
-		return err;
+		goto out_trip;
 	cs_swapdev_init();
 	cs_credit_init();
 	err = cs_sym_refuse_later_code();
 	if (err)
-		return err;
+		goto out_trip;
 
 	cs_debugfs_init();
 	err = cs_sysfs_init();
@@ -70,6 +71,9 @@ out_sysfs:
 	cs_sysfs_exit();
 out_debugfs:
 	cs_debugfs_exit();
+out_trip:
+	/* A self-test's or check's trip may have queued the switch-off. */
+	cs_trip_exit();
 	return err;
 }
 
@@ -79,6 +83,7 @@ static void __exit clusterswap_exit(void)
 	cs_hooks_unregister();
 	flush_work(&cs_devices_work);
 	cs_line_exit();
+	cs_trip_exit();
 	cs_credit_exit();
 	cs_debugfs_exit();
 	pr_info("unloaded; the stock swap allocator is in charge\n");

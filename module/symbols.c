@@ -157,6 +157,56 @@ static bool cs_sym_exists(const char *name)
 			    (unsigned long)name, 0, 0, 0, 0);
 }
 
+/*
+ * For tests only: one more suffix to look for after a redirected function's
+ * name, to prove on a stock kernel that a build with a copy is refused (""
+ * finds the function itself).  Not visible in sysfs.
+ */
+static char *assume_clone_suffix;
+module_param(assume_clone_suffix, charp, 0);
+MODULE_PARM_DESC(assume_clone_suffix, "test only: treat NAME+this as a copy of each redirected NAME");
+
+/*
+ * The copies gcc's interprocedural passes make of a function: a
+ * specialisation for constant arguments, one with its arguments rewritten,
+ * or a part split out of it (the first two of each; a later build with more
+ * would have these too).  ".cold" is not among them: it is entered only from
+ * the function itself.
+ */
+static const char * const cs_clone_suffixes[] = {
+	".constprop.0", ".constprop.1", ".isra.0", ".isra.1", ".part.0", ".part.1",
+};
+
+/**
+ * cs_sym_clone() - A copy the compiler made of a redirected function.
+ * @sym: the function.
+ * @buf: where to put the copy's name.
+ * @len: @buf's size.
+ *
+ * A caller of such a copy never reaches the function's ftrace site: the
+ * redirect would miss its calls, and stock code would run beside the module
+ * (for the final free: module/README.md, D1).  Debian's builds of both lines
+ * have none; a later build that made one must be refused, not served.
+ * Context: module init, after cs_sym_resolve_all().
+ * Return: @buf, holding the copy's name, or NULL if the kernel has none.
+ */
+const char *cs_sym_clone(enum cs_sym sym, char *buf, size_t len)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cs_clone_suffixes); i++) {
+		snprintf(buf, len, "%s%s", cs_sym_name(sym), cs_clone_suffixes[i]);
+		if (cs_sym_exists(buf))
+			return buf;
+	}
+	if (assume_clone_suffix) {
+		snprintf(buf, len, "%s%s", cs_sym_name(sym), assume_clone_suffix);
+		if (cs_sym_exists(buf))
+			return buf;
+	}
+	return NULL;
+}
+
 /**
  * cs_sym_refuse_later_code() - Refuse a kernel of the line that carries swap
  * code of a later kernel.

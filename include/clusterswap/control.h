@@ -32,6 +32,8 @@ const char *cs_kernel_release(void);
 
 int cs_sysfs_init(void);
 void cs_apply_load_options(void);
+/* The trip's switch-off (module/trip.c).  Context: process context, may sleep. */
+void cs_switch_off_tripped(void);
 void cs_sysfs_exit(void);
 void cs_debugfs_init(void);
 void cs_debugfs_exit(void);

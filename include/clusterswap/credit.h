@@ -30,6 +30,7 @@ void cs_credit_put_locked(struct swap_info_struct *si, struct cs_pcp *pcp, unsig
 unsigned long cs_credit_reclaim(struct swap_info_struct *si);
 void cs_mark_full(struct swap_info_struct *si);
 void cs_unmark_full(struct swap_info_struct *si);
+void cs_unmark_full_if_room(struct swap_info_struct *si);
 
 /*
  * What each line provides for the above (module/<line>/clusters.c), all

@@ -37,6 +37,8 @@ void cs_hooks_unregister(void);
 void cs_hooks_serve(bool on);
 bool cs_hooks_serving(void);
 unsigned long cs_hook_calls(enum cs_sym sym);
+unsigned long cs_hooks_activity(void);
+long cs_hooks_inflight_sum(void);
 
 /*
  * The function a redirect of @target sends calls to, in a line's hooks.c:

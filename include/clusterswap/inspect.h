@@ -13,9 +13,22 @@ struct cs_check {
 	struct seq_file *m;
 	struct swap_info_struct *si;
 	unsigned int problems;
+	unsigned int racy;	/* of them, found in what moves without si->lock */
+	bool quiet;		/* count problems, print none (a reading to confirm) */
+	char first[96];		/* the first problem found, for the trip's reason */
 };
 
+/*
+ * A problem in what the check reads under the locks that change it (lists,
+ * flags, a cluster's count against its bytes): exact, under load too.
+ */
 __printf(2, 3) void cs_problem(struct cs_check *c, const char *fmt, ...);
+/*
+ * A problem in what also moves without si->lock (the module's fast path and
+ * frees: credit, the CPUs' clusters, a relist that waits for si->lock): a
+ * reading beside them may show one that is not there (inspect.c).
+ */
+__printf(2, 3) void cs_problem_racy(struct cs_check *c, const char *fmt, ...);
 
 /* A cluster's swap_map bytes, by kind. */
 struct cs_cluster_bytes {

@@ -22,14 +22,28 @@ extern struct cs_hook cs_observers[];
 extern const unsigned int cs_nr_observers;
 
 /*
- * When the switch flips (after cs_hooks_serve()), when a swap device came or
- * went (main.c's work item), and at unload (after the hooks are gone).
+ * When the switch flips, when a swap device came or went (main.c's work
+ * item), and at unload (after the hooks are gone).  On: cs_hooks_serve(),
+ * then cs_line_serve_start().  Off: cs_line_alloc_stop() (no module
+ * allocation in flight when it returns), cs_hooks_serve(), then
+ * cs_line_serve_stop() (the hand-back).
  * Context: process context, may sleep; switching is serialised by control.c.
  */
 void cs_line_serve_start(void);
+void cs_line_alloc_stop(void);
 void cs_line_serve_stop(void);
 void cs_line_devices_changed(void);
 void cs_line_exit(void);
+
+/*
+ * Stock allocation on @si while the module serves (its fallback,
+ * hibernation: module/stock_alloc.c).  Before it: clear what stock would
+ * read stale.  After it found no slot: open to stock the room the module
+ * keeps where stock never looks; true if there was some.
+ * Context: si->lock held, @si attached with cluster_info.
+ */
+void cs_line_before_stock_alloc(struct swap_info_struct *si);
+bool cs_line_open_for_stock(struct swap_info_struct *si);
 
 /* The allocator's part of debugfs "stats" and "percpu". */
 void cs_line_show_stats(struct seq_file *m);

@@ -63,10 +63,12 @@ void cs_kcall_put_device(struct swap_info_struct *si);
  * @si: the device.
  *
  * swapoff kills si->users, then waits in synchronize_rcu() before it detaches
- * and frees swap_map and cluster_info ("RCU reader side lock (including any
- * spinlock) is sufficient to prevent swapoff", mm/swapfile.c, 6.1 and 6.12
- * alike).  A section that began before that grace period ends before the
- * maps are freed; one that began after it sees the ref dead here.  So a
+ * and frees swap_map and cluster_info, on 6.1 and 6.12 alike (6.12's
+ * mm/swapfile.c says so: "RCU reader side lock (including any spinlock) is
+ * sufficient to prevent swapoff"; 6.1's comments name only the reference,
+ * but its swapoff makes the same two steps in the same order).  A section
+ * that began before that grace period ends before the maps are freed; one
+ * that began after it sees the ref dead here.  So a
  * device found live stays attached until the section ends: what
  * cs_get_device() holds until cs_kcall_put_device(), without the
  * reference's two rcu_read_lock() pairs and per-CPU counter updates on every

@@ -64,6 +64,7 @@ struct cs_kaddr {
 };
 
 int cs_sym_resolve_all(void);
+const char *cs_sym_clone(enum cs_sym sym, char *buf, size_t len);
 int cs_sym_refuse_later_code(void);
 const char *cs_sym_name(enum cs_sym sym);
 void cs_sym_call_past_ftrace(enum cs_sym sym, unsigned long ftrace_site);

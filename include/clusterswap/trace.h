@@ -41,6 +41,7 @@ enum cs_stock_why {
 	CS_STOCK_TAKING_OVER,	/* the switch is on, stock final frees not yet fenced */
 	CS_STOCK_ROTATIONAL,	/* a device without clusters came first in the walk */
 	CS_STOCK_NO_ROOM,	/* no managed device had a free slot */
+	CS_STOCK_SWITCHING_OFF,	/* the switch went off after the call came in */
 };
 
 /* Why a large folio got no slot (its caller splits it). */
@@ -64,6 +65,7 @@ TRACE_DEFINE_ENUM(CS_TAKE_BORROW);
 TRACE_DEFINE_ENUM(CS_STOCK_TAKING_OVER);
 TRACE_DEFINE_ENUM(CS_STOCK_ROTATIONAL);
 TRACE_DEFINE_ENUM(CS_STOCK_NO_ROOM);
+TRACE_DEFINE_ENUM(CS_STOCK_SWITCHING_OFF);
 TRACE_DEFINE_ENUM(CS_LARGE_NO_ROOM);
 TRACE_DEFINE_ENUM(CS_LARGE_NO_SWAP_PAGES);
 
@@ -84,7 +86,8 @@ TRACE_DEFINE_ENUM(CS_LARGE_NO_SWAP_PAGES);
 #define cs_show_stock_why(v)						\
 	__print_symbolic(v, { CS_STOCK_TAKING_OVER, "taking_over" },	\
 			 { CS_STOCK_ROTATIONAL, "rotational" },		\
-			 { CS_STOCK_NO_ROOM, "no_room" })
+			 { CS_STOCK_NO_ROOM, "no_room" },		\
+			 { CS_STOCK_SWITCHING_OFF, "switching_off" })
 
 #define cs_show_large_why(v)						\
 	__print_symbolic(v, { CS_LARGE_NO_ROOM, "no_room" },		\
@@ -162,6 +165,18 @@ TRACE_EVENT(switch_flip,
 	    TP_STRUCT__entry(__field(bool, on)),
 	    TP_fast_assign(__entry->on = on;),
 	    TP_printk("%s", __entry->on ? "on" : "off")
+);
+
+/*
+ * The module tripped to stock (/sys/kernel/clusterswap/tripped): a check
+ * found it inconsistent, and it switches off.  Once per trip.
+ */
+TRACE_EVENT(tripped,
+	    TP_PROTO(const char *reason),
+	    TP_ARGS(reason),
+	    TP_STRUCT__entry(__array(char, reason, 96)),
+	    TP_fast_assign(strscpy(__entry->reason, reason, sizeof(__entry->reason));),
+	    TP_printk("%s", __entry->reason)
 );
 
 /*

@@ -413,6 +413,31 @@ static void cs_large_refused(enum cs_large_why why)
 }
 
 /*
+ * This CPU's cluster (a single page), then the walk over devices; nothing
+ * once the switch has begun to go off.
+ * Context: cs_pcp.lock held.
+ */
+static unsigned long cs_alloc_locked(struct cs_pcp *pcp, int order, bool *stock,
+				     enum cs_stock_why *why)
+{
+	enum cs_fast fast_why;
+	unsigned long val = 0;
+
+	if (cs_alloc_stopped(stock, why))
+		return 0;
+	if (!order) {
+		val = cs_alloc_fast(pcp, &fast_why);
+		if (!val && fast_why == CS_FAST_NO_CLUSTER && cs_use_spare(pcp))
+			val = cs_alloc_fast(pcp, &fast_why);
+		if (!val && fast_why == CS_FAST_NO_CREDIT && cs_refill_credit(pcp))
+			val = cs_alloc_fast(pcp, &fast_why);
+	}
+	if (!val)
+		val = cs_alloc_slow(pcp, order, stock, why);
+	return val;
+}
+
+/*
  * One try of the module's own allocation: reserve the slots, then this CPU's
  * cluster, then the walk over devices.  *@stock says whether to ask stock
  * code instead, and *@why why.
@@ -422,9 +447,8 @@ static void cs_large_refused(enum cs_large_why why)
 static unsigned long cs_alloc_served(int order, bool *stock, enum cs_stock_why *why)
 {
 	unsigned int nr = 1U << order;
-	enum cs_fast fast_why;
 	struct cs_pcp *pcp;
-	unsigned long val = 0;
+	unsigned long val;
 
 	*stock = false;
 	*why = CS_STOCK_NO_ROOM;
@@ -436,15 +460,7 @@ static unsigned long cs_alloc_served(int order, bool *stock, enum cs_stock_why *
 
 	local_lock(&cs_pcp.lock);
 	pcp = this_cpu_ptr(&cs_pcp);
-	if (!order) {
-		val = cs_alloc_fast(pcp, &fast_why);
-		if (!val && fast_why == CS_FAST_NO_CLUSTER && cs_use_spare(pcp))
-			val = cs_alloc_fast(pcp, &fast_why);
-		if (!val && fast_why == CS_FAST_NO_CREDIT && cs_refill_credit(pcp))
-			val = cs_alloc_fast(pcp, &fast_why);
-	}
-	if (!val)
-		val = cs_alloc_slow(pcp, order, stock, why);
+	val = cs_alloc_locked(pcp, order, stock, why);
 	local_unlock(&cs_pcp.lock);
 
 	if (val) {

@@ -25,6 +25,7 @@
 #include <linux/string.h>
 
 #include "internal.h"
+#include <clusterswap/alloc.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
 #include <clusterswap/warn.h>
@@ -149,8 +150,7 @@ static void cs_account_freed(struct swap_info_struct *si, unsigned int nr)
 	spin_lock(&si->lock);
 	cs_count_lock(CS_LOCK_EXACT);
 	WRITE_ONCE(si->inuse_pages, si->inuse_pages - min(nr, si->inuse_pages));
-	if (!si->highest_bit && (si->flags & SWP_WRITEOK) && si->inuse_pages < si->pages)
-		cs_unmark_full(si);
+	cs_unmark_full_if_room(si);
 	spin_unlock(&si->lock);
 }
 

@@ -118,7 +118,4 @@ static inline unsigned long cs_cluster_index(struct swap_info_struct *si,
 swp_entry_t cs_folio_alloc_swap(struct folio *folio);
 swp_entry_t cs_get_swap_page_of_type(int type);
 
-/* 6.1/serve.c: whether the module allocates (the switch is on and settled). */
-extern bool cs_alloc_ready;
-
 #endif /* _CLUSTERSWAP_LINE_INTERNAL_H */

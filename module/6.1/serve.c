@@ -10,6 +10,7 @@
 #include <linux/workqueue.h>
 
 #include "internal.h"
+#include <clusterswap/alloc.h>
 #include <clusterswap/handback.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
@@ -107,6 +108,24 @@ unsigned long cs_release_device(struct swap_info_struct *si)
 }
 
 /*
+ * Stock 6.1's per-CPU hints (percpu_cluster, cluster_next_cpu) are only
+ * hints: every use checks the bytes under ci->lock and asserts nothing of
+ * the cluster's list.  It finds room by scanning bytes between bounds the
+ * module never narrows, and the module keeps no full list: nothing to clear,
+ * nothing hidden.
+ */
+void cs_line_before_stock_alloc(struct swap_info_struct *si)
+{
+	lockdep_assert_held(&si->lock);
+}
+
+bool cs_line_open_for_stock(struct swap_info_struct *si)
+{
+	lockdep_assert_held(&si->lock);
+	return false;
+}
+
+/*
  * Take over from stock, then allocate.  Stock 6.1 checks nothing under a lock
  * before its final free (the redirect of swapcache_free_entries() and
  * put_swap_folio() is decided at their entry, before si->lock), and it sets a
@@ -154,6 +173,30 @@ void cs_line_serve_start(void)
 }
 
 /**
+ * cs_line_alloc_stop() - The switch is going off: stop allocating first.
+ *
+ * The mirror of the take-over.  Once the redirects stop, stock's final free
+ * (swap_entry_free(): the byte to 0 first, the frontswap copy, zram data and
+ * memcg charge after) runs again, and must not meet an allocation under the
+ * cluster lock alone.  Allocation reads the flag again inside its
+ * cs_pcp.lock section (cs_alloc_stopped()), an RCU read-side section: after
+ * the grace period, every allocation that read it set has returned, and
+ * every later one asks stock, under si->lock.  A take-over still waiting
+ * finds the generation changed and leaves the flag clear.  Frees account
+ * exactly from here on (cs_account_freed()); credit held stays counted
+ * until the hand-back.
+ * Context: process context, may sleep; the switch lock held, still serving.
+ */
+void cs_line_alloc_stop(void)
+{
+	mutex_lock(&cs_ready_lock);
+	cs_switch_gen++;
+	WRITE_ONCE(cs_alloc_ready, false);
+	mutex_unlock(&cs_ready_lock);
+	synchronize_rcu();
+}
+
+/**
  * cs_line_serve_stop() - The switch went off: hand back per-CPU state.
  *
  * No replacement is running any more (the caller waited); stock code finds
@@ -162,10 +205,6 @@ void cs_line_serve_start(void)
  */
 void cs_line_serve_stop(void)
 {
-	mutex_lock(&cs_ready_lock);
-	cs_switch_gen++;
-	WRITE_ONCE(cs_alloc_ready, false);
-	mutex_unlock(&cs_ready_lock);
 	cs_release_devices(false);
 }
 
@@ -177,5 +216,6 @@ void cs_line_serve_stop(void)
 void cs_line_exit(void)
 {
 	flush_work(&cs_takeover_work);
+	cs_line_alloc_stop();
 	cs_line_serve_stop();
 }

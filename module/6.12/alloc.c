@@ -545,6 +545,29 @@ static void cs_large_refused(int order, enum cs_large_why why)
 }
 
 /*
+ * This CPU's clusters, then the walk over devices; nothing once the switch
+ * has begun to go off.
+ * Context: cs_pcp.lock held.
+ */
+static unsigned long cs_alloc_locked(struct cs_pcp *pcp, int order, bool *stock,
+				     enum cs_stock_why *why)
+{
+	enum cs_fast fast_why;
+	unsigned long val;
+
+	if (cs_alloc_stopped(stock, why))
+		return 0;
+	val = cs_alloc_fast(pcp, order, &fast_why);
+	if (!val && fast_why == CS_FAST_NO_CLUSTER && cs_use_spare(pcp, order))
+		val = cs_alloc_fast(pcp, order, &fast_why);
+	if (!val && fast_why == CS_FAST_NO_CREDIT && cs_refill_credit(pcp, order))
+		val = cs_alloc_fast(pcp, order, &fast_why);
+	if (!val)
+		val = cs_alloc_slow_settled(pcp, order, stock, why);
+	return val;
+}
+
+/*
  * One try of the module's own allocation: reserve the slots, then this CPU's
  * clusters, then the walk over devices.  *@stock says whether to ask stock
  * code instead, *@why why (a rotational device first), or why not (no room
@@ -555,7 +578,6 @@ static void cs_large_refused(int order, enum cs_large_why why)
 static unsigned long cs_alloc_served(int order, bool *stock, enum cs_stock_why *why)
 {
 	unsigned int nr = 1U << order;
-	enum cs_fast fast_why;
 	struct cs_pcp *pcp;
 	unsigned long val;
 
@@ -569,13 +591,7 @@ static unsigned long cs_alloc_served(int order, bool *stock, enum cs_stock_why *
 
 	local_lock(&cs_pcp.lock);
 	pcp = this_cpu_ptr(&cs_pcp);
-	val = cs_alloc_fast(pcp, order, &fast_why);
-	if (!val && fast_why == CS_FAST_NO_CLUSTER && cs_use_spare(pcp, order))
-		val = cs_alloc_fast(pcp, order, &fast_why);
-	if (!val && fast_why == CS_FAST_NO_CREDIT && cs_refill_credit(pcp, order))
-		val = cs_alloc_fast(pcp, order, &fast_why);
-	if (!val)
-		val = cs_alloc_slow_settled(pcp, order, stock, why);
+	val = cs_alloc_locked(pcp, order, stock, why);
 	local_unlock(&cs_pcp.lock);
 
 	if (val) {

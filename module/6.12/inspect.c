@@ -208,7 +208,7 @@ static unsigned long cs_check_cluster(struct cs_check *c, unsigned long idx, boo
 	    ((flags == CLUSTER_FLAG_NONFULL || flags == CLUSTER_FLAG_FRAG) &&
 	     (count > CS_SWAPFILE_CLUSTER ||
 	      ((!count || count == CS_SWAPFILE_CLUSTER) && !cs_line_cluster_held(c->si, idx)))))
-		cs_problem(c, "cluster %lu has flags %#x and count %u", idx, flags, count);
+		cs_problem_racy(c, "cluster %lu has flags %#x and count %u", idx, flags, count);
 	/*
 	 * Invariant 4 (module/README.md, section 7; D2): whatever fills a
 	 * cluster of an order above 0 moves it to full under the same ci->lock

@@ -163,7 +163,4 @@ void cs_pass_free_swap_and_cache_nr(swp_entry_t entry, int nr);
 void cs_pass_swap_entry_range_free(struct swap_info_struct *si, swp_entry_t entry,
 				   unsigned int nr);
 
-/* 6.12/serve.c: whether the module allocates (the switch is on and settled). */
-extern bool cs_alloc_ready;
-
 #endif /* _CLUSTERSWAP_LINE_INTERNAL_H */

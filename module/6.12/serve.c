@@ -8,6 +8,7 @@
 #include <linux/workqueue.h>
 
 #include "internal.h"
+#include <clusterswap/alloc.h>
 #include <clusterswap/handback.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
@@ -46,12 +47,49 @@ unsigned long cs_release_device(struct swap_info_struct *si)
 		 */
 		if (si->cluster_info)
 			cs_sweep_full(si, -1);
+		/* Stock marked it full while CPUs held credit (switch-off)? */
+		cs_unmark_full_if_room(si);
 	} else {
 		/* Detached: inuse_pages is gone with it; drop stale credit. */
 		for_each_possible_cpu(cpu)
 			atomic_set(&per_cpu(cs_pcp, cpu).credit[si->type], 0);
 	}
 	return credit;
+}
+
+/*
+ * Stock's per-CPU allocation hints (si->percpu_cluster) point where each
+ * CPU's last stock allocation left off, and stock allocates there without
+ * looking at the cluster's list.  Left from before the switch went on, or
+ * from a fallback since, a hint can point into a cluster the module has
+ * filled and keeps on the full list with room: stock would fill it and,
+ * finding it on no list it allocates from, hit VM_BUG_ON on DEBUG_VM
+ * kernels (cluster_alloc_range()).  So they are cleared before stock
+ * allocates beside the module; SWAP_NEXT_INVALID sends it to its lists.
+ */
+void cs_line_before_stock_alloc(struct swap_info_struct *si)
+{
+	int cpu, o;
+
+	lockdep_assert_held(&si->lock);
+	if (!si->percpu_cluster)
+		return;
+	for_each_possible_cpu(cpu) {
+		struct percpu_cluster *hint = per_cpu_ptr(si->percpu_cluster, cpu);
+
+		for (o = 0; o < SWAP_NR_ORDERS; o++)
+			WRITE_ONCE(hint->next[o], SWAP_NEXT_INVALID);
+	}
+}
+
+/*
+ * Stock never allocates from the full list, where the module leaves up to
+ * CS_RELIST_FREE - 1 free slots per cluster: relist them.
+ */
+bool cs_line_open_for_stock(struct swap_info_struct *si)
+{
+	lockdep_assert_held(&si->lock);
+	return cs_sweep_full(si, -1) > 0;
 }
 
 /*
@@ -76,7 +114,8 @@ static DECLARE_WORK(cs_takeover_work, cs_takeover);
  * Whether the allocator hands out slots itself; until then, while the switch
  * is on, cs_folio_alloc_swap() passes allocations to stock get_swap_pages().
  * Set once no stock final free that began before the switch went on can
- * still be running: see cs_line_serve_start().
+ * still be running: see cs_line_serve_start(); cleared first at switch-off:
+ * cs_line_alloc_stop().
  */
 bool cs_alloc_ready;
 
@@ -117,6 +156,35 @@ void cs_line_serve_start(void)
 }
 
 /**
+ * cs_line_alloc_stop() - The switch is going off: stop allocating first.
+ *
+ * The mirror of the fence at switch-on.  Once the redirects stop, stock's
+ * final free (bytes first, clean-ups after, under si->lock) runs again, and
+ * must not meet an allocation under the cluster lock alone.  Allocation
+ * reads the flag again inside its cs_pcp.lock section (cs_alloc_stopped()),
+ * an RCU read-side section: after the grace period, every allocation that
+ * read it set has returned, and every later one asks stock, under si->lock.
+ * The redirected frees keep their safe order meanwhile.  Stock's hints are
+ * cleared once the module no longer fills clusters: stock allocates from
+ * here on, through its hints too (cs_line_before_stock_alloc()).
+ * Context: process context, may sleep; the switch lock held, still serving.
+ */
+void cs_line_alloc_stop(void)
+{
+	struct swap_info_struct *si;
+	unsigned int type;
+
+	WRITE_ONCE(cs_alloc_ready, false);
+	synchronize_rcu();
+	cs_for_each_swap_device(type, si) {
+		spin_lock(&si->lock);
+		if (cs_swap_device_attached(si) && si->cluster_info)
+			cs_line_before_stock_alloc(si);
+		spin_unlock(&si->lock);
+	}
+}
+
+/**
  * cs_line_serve_stop() - The switch went off: hand back per-CPU state.
  *
  * No replacement is running any more (the caller waited); stock code finds
@@ -125,7 +193,6 @@ void cs_line_serve_start(void)
  */
 void cs_line_serve_stop(void)
 {
-	WRITE_ONCE(cs_alloc_ready, false);
 	cs_release_devices(false);
 }
 
@@ -137,5 +204,6 @@ void cs_line_serve_stop(void)
 void cs_line_exit(void)
 {
 	flush_work(&cs_takeover_work);
+	cs_line_alloc_stop();
 	cs_line_serve_stop();
 }

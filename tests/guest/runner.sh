@@ -51,7 +51,8 @@ for name in $(cat /job/tests); do
 		reason=$(grep '^FAIL: ' "/job/out/$name.log" | head -n 1 | cut -c7-)
 		[ -n "$reason" ] || reason="exit status $rc"
 	fi
-	bad=$(grep -E "$BAD_LOG" "/job/out/$name.dmesg" | head -n 3)
+	allow=$(sh -c ". /job/lib.sh; . /job/specs/$name.sh; echo \"\${ALLOW_LOG_$name:-}\"")
+	bad=$(grep -E "$BAD_LOG" "/job/out/$name.dmesg" | { if [ -n "$allow" ]; then grep -vE "$allow"; else cat; fi; } | head -n 3)
 	[ -z "$reason" ] && [ -n "$bad" ] && reason="kernel log: $(echo "$bad" | head -n 1)"
 	taint_new=$(( $(cat /proc/sys/kernel/tainted) & ~taint_before & ~ALLOWED_TAINT ))
 	[ -z "$reason" ] && [ $taint_new != 0 ] && reason="kernel taint gained bits $taint_new"

@@ -3,7 +3,9 @@
 # running kernel is faked with the test-only parameter assume_release.  So
 # is a kernel of the line that carries later swap code (a backport): the
 # test-only parameter assume_later_symbol names a function this kernel has
-# as one of later code's.
+# as one of later code's.  And so is a build in which the compiler made a
+# copy of a function the module redirects (a .constprop, .isra or .part
+# clone, whose callers the redirect would miss): assume_clone_suffix.
 TIMEOUT_refuses_unknown_kernels=60
 refused() {
 	dmesg -C
@@ -27,6 +29,9 @@ test_refuses_unknown_kernels() {
 	6.1.*) refused 6.12.117+deb13-amd64 'built for the 6.1 line' ;;
 	esac
 	refused folio_alloc_swap 'has folio_alloc_swap(), swap code of a later kernel' assume_later_symbol
+	# A build where gcc made a copy of a redirected function: the test-only
+	# suffix "" makes the check find each function itself as its copy.
+	refused '' 'folio_alloc_swap has a compiler-made copy, folio_alloc_swap, whose callers a redirect would miss' assume_clone_suffix
 	cs_load
 	cs_unload
 }

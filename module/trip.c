@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The trip to stock (include/clusterswap/trip.h): the reason and its time,
+ * and the work item that switches the module off.  A check that fires may
+ * hold a cluster lock, si->lock or cs_pcp.lock, or run with interrupts off;
+ * the switch-off waits for grace periods and calls in flight.  So the trip
+ * only records and queues, and a work item switches off.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kernel.h>
+#include <linux/spinlock.h>
+#include <linux/string.h>
+#include <linux/sysfs.h>
+#include <linux/timekeeping.h>
+#include <linux/workqueue.h>
+
+#include <clusterswap/control.h>
+#include <clusterswap/trace.h>
+#include <clusterswap/trip.h>
+#include <clusterswap/warn.h>
+
+#define CS_TRIP_REASON_LEN 160
+
+/* Protects the three below; taken with interrupts off (any context trips). */
+static DEFINE_SPINLOCK(cs_trip_lock);
+static bool cs_trip_set;
+static time64_t cs_trip_time;
+static char cs_trip_reason[CS_TRIP_REASON_LEN];
+
+static void cs_trip_switch_off(struct work_struct *work)
+{
+	cs_switch_off_tripped();
+}
+
+static DECLARE_WORK(cs_trip_work, cs_trip_switch_off);
+
+/* Return: true if this call tripped the module, false if it had already. */
+static bool cs_trip_vaf(struct va_format *vaf)
+{
+	char reason[CS_TRIP_REASON_LEN];
+	unsigned long flags;
+	size_t len;
+
+	snprintf(reason, sizeof(reason), "%pV", vaf);
+	len = strlen(reason);
+	if (len && reason[len - 1] == '\n')
+		reason[len - 1] = '\0';
+
+	spin_lock_irqsave(&cs_trip_lock, flags);
+	if (cs_trip_set) {
+		spin_unlock_irqrestore(&cs_trip_lock, flags);
+		return false;
+	}
+	strscpy(cs_trip_reason, reason, sizeof(cs_trip_reason));
+	cs_trip_time = ktime_get_real_seconds();
+	WRITE_ONCE(cs_trip_set, true);
+	spin_unlock_irqrestore(&cs_trip_lock, flags);
+
+	pr_err("tripped to the stock allocator: %s\n", reason);
+	trace_tripped(reason);
+	schedule_work(&cs_trip_work);
+	return true;
+}
+
+void cs_trip(const char *fmt, ...)
+{
+	struct va_format vaf = { .fmt = fmt };
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.va = &args;
+	cs_trip_vaf(&vaf);
+	va_end(args);
+}
+
+/*
+ * A "cannot happen" check fired (include/clusterswap/warn.h).  On users'
+ * machines one line for the first (a box may run with panic_on_warn, and
+ * the module survives what it finds: it leaks a slot rather than free one in
+ * use); in test builds a WARN for each.  Either way the module trips.
+ */
+void cs_inconsistent(const char *fmt, ...)
+{
+	struct va_format vaf = { .fmt = fmt };
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.va = &args;
+#ifdef CS_SELFTEST
+	WARN(1, "clusterswap: %pV", &vaf);
+	cs_trip_vaf(&vaf);
+#else
+	if (!cs_tripped())
+		pr_err("internal inconsistency: %pV", &vaf);
+	cs_trip_vaf(&vaf);
+#endif
+	va_end(args);
+}
+
+bool cs_tripped(void)
+{
+	return READ_ONCE(cs_trip_set);
+}
+
+ssize_t cs_trip_show(char *buf)
+{
+	char reason[CS_TRIP_REASON_LEN];
+	unsigned long flags;
+	time64_t when;
+	bool set;
+
+	spin_lock_irqsave(&cs_trip_lock, flags);
+	set = cs_trip_set;
+	when = cs_trip_time;
+	strscpy(reason, cs_trip_reason, sizeof(reason));
+	spin_unlock_irqrestore(&cs_trip_lock, flags);
+	if (!set)
+		return 0;
+	return sysfs_emit(buf, "%ptTs UTC: %s\n", &when, reason);
+}
+
+void cs_trip_clear(void)
+{
+	unsigned long flags;
+
+	flush_work(&cs_trip_work);
+	spin_lock_irqsave(&cs_trip_lock, flags);
+	WRITE_ONCE(cs_trip_set, false);
+	cs_trip_reason[0] = '\0';
+	spin_unlock_irqrestore(&cs_trip_lock, flags);
+}
+
+void cs_trip_exit(void)
+{
+	cancel_work_sync(&cs_trip_work);
+}
