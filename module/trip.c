@@ -22,8 +22,11 @@
 
 #define CS_TRIP_REASON_LEN 160
 
-/* Protects the three below; taken with interrupts off (any context trips). */
-static DEFINE_SPINLOCK(cs_trip_lock);
+/*
+ * Protects the three below.  Raw, with interrupts off: a trip may come from
+ * any context, under any lock, on PREEMPT_RT too.
+ */
+static DEFINE_RAW_SPINLOCK(cs_trip_lock);
 static bool cs_trip_set;
 static time64_t cs_trip_time;
 static char cs_trip_reason[CS_TRIP_REASON_LEN];
@@ -47,15 +50,15 @@ static bool cs_trip_vaf(struct va_format *vaf)
 	if (len && reason[len - 1] == '\n')
 		reason[len - 1] = '\0';
 
-	spin_lock_irqsave(&cs_trip_lock, flags);
+	raw_spin_lock_irqsave(&cs_trip_lock, flags);
 	if (cs_trip_set) {
-		spin_unlock_irqrestore(&cs_trip_lock, flags);
+		raw_spin_unlock_irqrestore(&cs_trip_lock, flags);
 		return false;
 	}
 	strscpy(cs_trip_reason, reason, sizeof(cs_trip_reason));
 	cs_trip_time = ktime_get_real_seconds();
 	WRITE_ONCE(cs_trip_set, true);
-	spin_unlock_irqrestore(&cs_trip_lock, flags);
+	raw_spin_unlock_irqrestore(&cs_trip_lock, flags);
 
 	pr_err("tripped to the stock allocator: %s\n", reason);
 	trace_tripped(reason);
@@ -110,11 +113,11 @@ ssize_t cs_trip_show(char *buf)
 	time64_t when;
 	bool set;
 
-	spin_lock_irqsave(&cs_trip_lock, flags);
+	raw_spin_lock_irqsave(&cs_trip_lock, flags);
 	set = cs_trip_set;
 	when = cs_trip_time;
 	strscpy(reason, cs_trip_reason, sizeof(reason));
-	spin_unlock_irqrestore(&cs_trip_lock, flags);
+	raw_spin_unlock_irqrestore(&cs_trip_lock, flags);
 	if (!set)
 		return 0;
 	return sysfs_emit(buf, "%ptTs UTC: %s\n", &when, reason);
@@ -125,10 +128,10 @@ void cs_trip_clear(void)
 	unsigned long flags;
 
 	flush_work(&cs_trip_work);
-	spin_lock_irqsave(&cs_trip_lock, flags);
+	raw_spin_lock_irqsave(&cs_trip_lock, flags);
 	WRITE_ONCE(cs_trip_set, false);
 	cs_trip_reason[0] = '\0';
-	spin_unlock_irqrestore(&cs_trip_lock, flags);
+	raw_spin_unlock_irqrestore(&cs_trip_lock, flags);
 }
 
 void cs_trip_exit(void)

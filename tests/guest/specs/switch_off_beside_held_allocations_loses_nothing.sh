@@ -6,13 +6,16 @@
 # final free 500 us inside its window and every module allocation 1 ms at
 # its fast path (inside cs_pcp.lock), and counts each time the two were in
 # their windows at once: never, whether or not they would have met on a
-# slot.  The switch flips every 20 ms for 40 s while a verifier and a loop
-# of short-lived mTHP churners (each exit frees whole 64 KiB ranges at once,
-# through stock's batch free while off) swap in a memory cgroup nested in a
-# parent, on a device small enough that freed slots are soon reused.  Every
+# slot.  The switch flips every 20 ms (6.1: every second) for 40 s while a
+# verifier and a loop of short-lived churners (each exit frees whole ranges
+# at once, 64 KiB mTHP where the kernel has it, through stock's batch free
+# while off) swap in a memory cgroup nested in a parent, on a device small
+# enough that freed slots are soon reused.  Every
 # page verifies; the parent's swap charge is exactly 0 once swap is off (a
 # slot handed out inside stock's window leaves one owner's charge behind);
 # and check reads ok.
+# Took 65-101 s on 6.12 under 2-vCPU TCG (40 s of flips; the held calls
+# slow the load); the limit leaves 3.5x for a slow host.
 TIMEOUT_switch_off_beside_held_allocations_loses_nothing=360
 NEEDS_switch_off_beside_held_allocations_loses_nothing=allocator
 
@@ -42,7 +45,11 @@ test_switch_off_beside_held_allocations_loses_nothing() {
 	pid=$bg_pid
 	churn_loop 40 &
 	churn=$!
-	$BIN/flipper -i 20 -d 40 >/tmp/flipper.log 2>&1 &
+	# 6.1 allocates only once its take-over (an RCU-tasks grace period and
+	# a slot cache drain) is done, which takes longer than 20 ms here.
+	pace=20 least=100
+	[ "$(cs_line)" = 6.1 ] && pace=1000 least=20
+	$BIN/flipper -i $pace -d 40 >/tmp/flipper.log 2>&1 &
 	flip_pid=$!
 	flip_end
 	wait $pid
@@ -52,7 +59,7 @@ test_switch_off_beside_held_allocations_loses_nothing() {
 	stock_frees=$(cat $W/hits)
 	overlaps=$(cat $W/overlaps)
 	note "flipped $flips times (slowest write ${flip_slowest_ms} ms); $(cat /tmp/churn.runs) churner runs; module allocations held $held times; stock final frees widened $stock_frees times; both in their windows at once: $overlaps"
-	[ "$flips" -ge 100 ] || fail "only $flips flips in 40 s"
+	[ "$flips" -ge "$least" ] || fail "only $flips flips in 40 s at $pace ms"
 	[ "$held" -gt 0 ] || fail "no module allocation was held: the fixture's probe is not live"
 	[ "$stock_frees" -gt 0 ] || fail "no stock final free ran while off: the test did not exercise the window"
 	[ "$overlaps" = 0 ] || fail "a module allocation ran inside stock's final-free window $overlaps times"
