@@ -22,6 +22,14 @@ static char *assume_release;
 module_param(assume_release, charp, 0);
 MODULE_PARM_DESC(assume_release, "test only: gate on this kernel release string");
 
+/*
+ * For tests only: check this kernel version string (uname -v) instead of the
+ * running kernel's, to prove that a PREEMPT_RT kernel is refused.
+ */
+static char *assume_version;
+module_param(assume_version, charp, 0);
+MODULE_PARM_DESC(assume_version, "test only: gate on this kernel version string");
+
 static char cs_release[__NEW_UTS_LEN + 1];
 
 const char *cs_kernel_release(void)
@@ -71,8 +79,21 @@ enum cs_gate cs_gate_verdict(const char *release)
  */
 int cs_kernel_gate(void)
 {
+	const char *version = assume_version ?: init_utsname()->version;
+
 	strscpy(cs_release, assume_release ?: init_utsname()->release,
 		sizeof(cs_release));
+
+	/*
+	 * The build refuses PREEMPT_RT (compat.h), and the module loader a
+	 * build for another flavour; this is for a forced load, which skips
+	 * that check.  An RT kernel says so in its version: "#1 SMP PREEMPT_RT".
+	 */
+	if (strstr(version, "PREEMPT_RT")) {
+		pr_err("kernel %s is a PREEMPT_RT kernel, which is not supported; refusing to load\n",
+		       cs_release);
+		return -EOPNOTSUPP;
+	}
 
 	switch (cs_gate_verdict(cs_release)) {
 	case CS_GATE_OK:

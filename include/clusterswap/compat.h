@@ -33,6 +33,15 @@
 #error "clusterswap: unsupported kernel: supported lines are 6.12.y and 6.1.y"
 #endif
 
+/*
+ * PREEMPT_RT (Debian's rt-amd64 flavour) is refused: its sleeping spinlocks
+ * break the switch-on fence of the 6.1 line, and the 6.12 line's binary
+ * layout is unverified there (module/README.md, section 11).
+ */
+#ifdef CONFIG_PREEMPT_RT
+#error "clusterswap: PREEMPT_RT kernels are not supported"
+#endif
+
 #ifndef __ASSEMBLY__
 
 #include <linux/ftrace.h>

@@ -10,7 +10,8 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/linux"
 failed=0
 
-# gate VERSION EXPECT: EXPECT is "ok" or a fragment of the #error message.
+# gate VERSION EXPECT [CPPFLAGS]: EXPECT is "ok" or a fragment of the
+# #error message; CPPFLAGS stand for the kernel's config (-DCONFIG_...).
 gate() {
 	local major minor sub out
 	IFS=. read -r major minor sub <<<"$1"
@@ -21,14 +22,14 @@ gate() {
 #define LINUX_VERSION_PATCHLEVEL $minor
 #define LINUX_VERSION_SUBLEVEL $sub
 H
-	out=$(gcc -E -D__ASSEMBLY__ -nostdinc -I"$tmp" -I"$top/include" \
+	out=$(gcc -E -D__ASSEMBLY__ ${3:-} -nostdinc -I"$tmp" -I"$top/include" \
 		"$top/include/clusterswap/compat.h" 2>&1 >/dev/null)
 	if [ "$2" = ok ]; then
-		[ -z "$out" ] && { echo "PASS gate/$1 builds"; return; }
-		echo "FAIL gate/$1: refused: $out"
+		[ -z "$out" ] && { echo "PASS gate/$1${3:+ $3} builds"; return; }
+		echo "FAIL gate/$1${3:+ $3}: refused: $out"
 	else
-		echo "$out" | grep -q "#error.*$2" && { echo "PASS gate/$1 refused: $2"; return; }
-		echo "FAIL gate/$1: want an #error with '$2', got: ${out:-nothing}"
+		echo "$out" | grep -q "#error.*$2" && { echo "PASS gate/$1${3:+ $3} refused: $2"; return; }
+		echo "FAIL gate/$1${3:+ $3}: want an #error with '$2', got: ${out:-nothing}"
 	fi
 	failed=1
 }
@@ -45,4 +46,7 @@ gate 6.6.80 'unsupported kernel'
 gate 6.2.0 'unsupported kernel'
 gate 5.15.170 'unsupported kernel'
 gate 5.10.230 'unsupported kernel'
+# Debian's rt-amd64 flavour of either line.
+gate 6.12.117 'PREEMPT_RT kernels are not supported' -DCONFIG_PREEMPT_RT=1
+gate 6.1.192 'PREEMPT_RT kernels are not supported' -DCONFIG_PREEMPT_RT=1
 exit $failed

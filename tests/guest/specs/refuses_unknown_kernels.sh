@@ -5,7 +5,8 @@
 # test-only parameter assume_later_symbol names a function this kernel has
 # as one of later code's.  And so is a build in which the compiler made a
 # copy of a function the module redirects (a .constprop, .isra or .part
-# clone, whose callers the redirect would miss): assume_clone_suffix.
+# clone, whose callers the redirect would miss): assume_clone_suffix.  And
+# a PREEMPT_RT kernel: assume_version.
 TIMEOUT_refuses_unknown_kernels=60
 refused() {
 	dmesg -C
@@ -32,6 +33,10 @@ test_refuses_unknown_kernels() {
 	# A build where gcc made a copy of a redirected function: the test-only
 	# suffix "" makes the check find each function itself as its copy.
 	refused '' 'folio_alloc_swap has a compiler-made copy, folio_alloc_swap, whose callers a redirect would miss' assume_clone_suffix
+	# A PREEMPT_RT kernel (Debian's rt-amd64), loaded by force past the
+	# build's refusal and the loader's flavour check: uname -v gives it away
+	# (the inner quotes keep the kernel's parameter parser from splitting it).
+	refused '"#1 SMP PREEMPT_RT Debian 6.12.57-1 (2025-11-05)"' 'is a PREEMPT_RT kernel, which is not supported' assume_version
 	cs_load
 	cs_unload
 }
