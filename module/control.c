@@ -77,9 +77,14 @@ CS_VISIBLE_IF_SELFTEST int cs_parse_switch(const char *buf, size_t count, bool *
  * code and the module keep the same fields in the same meaning under the
  * same locks.
  */
-static void cs_switch(bool on)
+static int cs_switch(bool on)
 {
 	mutex_lock(&cs_switch_lock);
+	/* Under the lock: a trip's switch-off cannot come between test and on. */
+	if (on && cs_tripped()) {
+		mutex_unlock(&cs_switch_lock);
+		return -EBUSY;
+	}
 	if (on != cs_hooks_serving()) {
 		/* A passthrough bench build redirects only: the kernel allocates. */
 		if (CS_PASSTHROUGH) {
@@ -97,13 +102,14 @@ static void cs_switch(bool on)
 		pr_info("%s\n", on ? "enabled" : "disabled");
 	}
 	mutex_unlock(&cs_switch_lock);
+	return 0;
 }
 
 /* The end of module init, once the hooks are in place. */
 void cs_apply_load_options(void)
 {
-	if (cs_enable_at_load)
-		cs_switch(true);
+	if (cs_enable_at_load && cs_switch(true))
+		pr_warn("not switched on at load: tripped while loading (see tripped)\n");
 }
 
 void cs_switch_off_tripped(void)
@@ -118,13 +124,9 @@ static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,
 	int err;
 
 	err = cs_parse_switch(buf, count, &on);
-	if (err)
-		return err;
-	/* Racy against a trip that comes next: the trip switches off after. */
-	if (on && cs_tripped())
-		return -EBUSY;
-	cs_switch(on);
-	return count;
+	if (!err)
+		err = cs_switch(on);
+	return err ?: count;
 }
 
 static ssize_t tripped_show(struct kobject *kobj, struct kobj_attribute *attr,

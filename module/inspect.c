@@ -108,11 +108,15 @@ static void cs_check_avail(struct cs_check *c)
 	spinlock_t *avail_lock = cs_swap_avail_lock();
 	bool listed, usable = si->highest_bit != 0;
 
-	if (!usable && si->inuse_pages != si->pages)
-		cs_problem(c, "marked full (highest_bit 0) with %u of %u pages in use",
-			   si->inuse_pages, si->pages);
 	if (!(si->flags & SWP_WRITEOK))
 		return;
+	/*
+	 * Racy: a free's credit can be taken by a reclaim under si->lock
+	 * before that free's own settle un-marks the device.
+	 */
+	if (!usable && si->inuse_pages != si->pages)
+		cs_problem_racy(c, "marked full (highest_bit 0) with %u of %u pages in use",
+				si->inuse_pages, si->pages);
 	spin_lock(avail_lock);
 	listed = !plist_node_empty(&si->avail_lists[first_online_node]);
 	spin_unlock(avail_lock);
@@ -129,24 +133,36 @@ static void cs_check_avail(struct cs_check *c)
  * Context: process context; takes si->lock, each ci->lock, swap_avail_lock.
  * Return: the number of inconsistencies found (0: consistent).
  */
+/* What one reading found of the device. */
+enum cs_reading {
+	CS_READ_GONE,		/* not in use (any more) */
+	CS_READ_CHANGED,	/* resized since the check sized its bitmap */
+	CS_READ_DONE,
+};
+
 /*
  * One reading of @si's invariants, under si->lock.
- * Return: false if the device changed size or left service meanwhile.
+ * Return: what it found of the device.
  */
-static bool cs_check_pass(struct cs_check *c, unsigned long *seen, unsigned long nr)
+static enum cs_reading cs_check_pass(struct cs_check *c, unsigned long *seen, unsigned long nr)
 {
 	struct swap_info_struct *si = c->si;
+	enum cs_reading read = CS_READ_DONE;
 	unsigned long allocated;
-	bool read = false;
 	long credit;
 
 	bitmap_zero(seen, max(nr, 1UL));
 	c->problems = 0;
 	c->racy = 0;
 	spin_lock(&si->lock);
-	if (!cs_swap_device_attached(si) || cs_nr_clusters(si) != nr)
+	if (!cs_swap_device_attached(si)) {
+		read = CS_READ_GONE;
 		goto out;
-	read = true;
+	}
+	if (cs_nr_clusters(si) != nr) {
+		read = CS_READ_CHANGED;
+		goto out;
+	}
 	if (si->cluster_info)
 		allocated = cs_check_clusters(c, seen, nr);
 	else
@@ -156,35 +172,63 @@ static bool cs_check_pass(struct cs_check *c, unsigned long *seen, unsigned long
 		cs_problem_racy(c,
 				"inuse_pages is %u, swap_map holds %lu allocated slots, CPUs %ld credit",
 				si->inuse_pages, allocated, credit);
-	if (si->inuse_pages > si->pages)
-		cs_problem(c, "inuse_pages %u is above the device's %u pages",
-			   si->inuse_pages, si->pages);
+	/*
+	 * Stock allocates against inuse_pages, which counts credit too: in
+	 * the switch-off's window it can pass pages by a THP's worth until
+	 * the hand-back.  What may never pass pages is what is allocated.
+	 */
+	if (allocated > si->pages)
+		cs_problem(c, "%lu slots allocated, above the device's %u pages",
+			   allocated, si->pages);
 	cs_check_avail(c);
 out:
 	spin_unlock(&si->lock);
 	return read;
 }
 
-/* Readings of a device under load before check says "busy". */
+/* Readings of a device before check says "busy". */
 #define CS_CHECK_READINGS 3
+
+/*
+ * One reading, and whether it stands: it does if it found an exact
+ * problem, or if no replacement began or was in flight while it ran (then
+ * its racy problems are real too).  Sets *@stands.
+ */
+static enum cs_reading cs_check_reading(struct cs_check *c, unsigned long *seen,
+					unsigned long nr, bool *stands)
+{
+	unsigned long before = cs_hooks_activity();
+	bool idle = !cs_hooks_inflight_sum();
+	enum cs_reading read;
+
+	/* The reading's loads after those counters, the counters' after it. */
+	smp_mb();
+	read = cs_check_pass(c, seen, nr);
+	/* The counters' loads after the reading's: pairs with the one above. */
+	smp_mb();
+	*stands = c->problems > c->racy ||
+		  (idle && !cs_hooks_inflight_sum() && cs_hooks_activity() == before);
+	return read;
+}
 
 /*
  * si->lock holds stock code off, but not the module's fast path and frees,
  * which move slots and credit under cluster locks and cs_pcp.lock: a reading
  * taken while they run can add a slot twice (freed after its cluster was
  * read, its credit back before the credit was read) or miss one.  So a
- * reading whose problems are all racy ones counts only if no replacement
- * ran during it (no call began, none was in flight); otherwise it is read
- * again, quietly, up to CS_CHECK_READINGS times.  A reading with no problem
- * is the answer; problems that no reading can explain are printed and trip
- * the module to stock.
+ * reading whose problems are all racy ones stands only if no replacement
+ * ran during it; otherwise it is read again, quietly, up to
+ * CS_CHECK_READINGS times.  A reading with no problem is the answer.
+ * Problems in a reading that stands are read once more, printed, and trip
+ * the module to stock if that reading stands too.
  */
 unsigned int cs_check_device(struct seq_file *m, struct swap_info_struct *si)
 {
 	struct cs_check c = { .m = m, .si = si, .quiet = true };
+	enum cs_reading read = CS_READ_DONE;
 	unsigned long nr, *seen;
 	unsigned int reading;
-	bool moved = true;
+	bool stands = false;
 
 	/* Sized before taking the lock; a device that changes meanwhile is reported. */
 	nr = DIV_ROUND_UP(READ_ONCE(si->max), CS_SWAPFILE_CLUSTER);
@@ -193,42 +237,31 @@ unsigned int cs_check_device(struct seq_file *m, struct swap_info_struct *si)
 		seq_printf(m, "type %u: out of memory for the check\n", si->type);
 		return 1;
 	}
-	for (reading = 0; reading < CS_CHECK_READINGS && moved; reading++) {
-		unsigned long before = cs_hooks_activity();
-		bool idle = !cs_hooks_inflight_sum();
-
-		/* The reading's loads after those counters, the counters' after it. */
-		smp_mb();
-		if (!cs_check_pass(&c, seen, nr)) {
-			c.problems = cs_swap_device_attached(si);
-			if (c.problems)
-				seq_printf(m, "type %u: device changed during the check; read again\n",
-					   si->type);
+	for (reading = 0; reading < CS_CHECK_READINGS && !stands; reading++) {
+		read = cs_check_reading(&c, seen, nr, &stands);
+		if (read != CS_READ_DONE || !c.problems)
 			goto out;
-		}
-		if (!c.problems)
-			goto out;
-		/* The counters' loads after the reading's: pairs with the one above. */
-		smp_mb();
-		moved = c.problems == c.racy &&
-			(!idle || cs_hooks_inflight_sum() || cs_hooks_activity() != before);
 	}
-	if (moved) {
+	if (!stands) {
 		seq_printf(m, "type %u: busy: swapping went on through %u readings, each inconsistent; read again\n",
 			   si->type, CS_CHECK_READINGS);
 		c.problems = 1;
 		goto out;
 	}
-	/* Confirmed: print it (the same reading again), and trip. */
 	c.quiet = false;
-	cs_check_pass(&c, seen, nr);
-	if (c.problems) {
+	read = cs_check_reading(&c, seen, nr, &stands);
+	if (read == CS_READ_DONE && c.problems && stands)
 		cs_trip("check: type %u: %s", si->type, c.first);
-		if (c.problems > CS_CHECK_MAX_REPORTS)
-			seq_printf(m, "type %u: ... and %u more\n", si->type,
-				   c.problems - CS_CHECK_MAX_REPORTS);
-	}
+	if (c.problems > CS_CHECK_MAX_REPORTS)
+		seq_printf(m, "type %u: ... and %u more\n", si->type,
+			   c.problems - CS_CHECK_MAX_REPORTS);
 out:
+	if (read == CS_READ_CHANGED) {
+		seq_printf(m, "type %u: device changed during the check; read again\n", si->type);
+		c.problems = 1;
+	} else if (read == CS_READ_GONE) {
+		c.problems = 0;
+	}
 	bitmap_free(seen);
 	return c.problems;
 }

@@ -83,9 +83,9 @@ static void __exit clusterswap_exit(void)
 	cs_hooks_unregister();
 	flush_work(&cs_devices_work);
 	cs_line_exit();
-	cs_trip_exit();
 	cs_credit_exit();
 	cs_debugfs_exit();
+	cs_trip_exit();
 	pr_info("unloaded; the stock swap allocator is in charge\n");
 }
 

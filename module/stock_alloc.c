@@ -10,6 +10,7 @@
 /* The line's private header (module/<line>/ is on the include path). */
 #include "internal.h"
 #include <clusterswap/alloc.h>
+#include <clusterswap/compat.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
 #include <clusterswap/line.h>
@@ -29,12 +30,19 @@ static void cs_stock_alloc_ready(struct swap_info_struct *si, unsigned int nr, b
 {
 	if (!READ_ONCE(si->cluster_info))
 		return;
+	/* Nothing to do under the lock: the common case, on 6.1. */
+	if (!exact && !CS_LINE_STOCK_HINTS &&
+	    READ_ONCE(si->inuse_pages) + nr < READ_ONCE(si->pages))
+		return;
 	spin_lock(&si->lock);
 	cs_count_lock(CS_LOCK_STOCK);
 	if (cs_swap_device_attached(si) && si->cluster_info) {
 		cs_line_before_stock_alloc(si);
-		if (exact || si->inuse_pages + nr >= si->pages)
+		if (exact || si->inuse_pages + nr >= si->pages) {
 			cs_credit_reclaim(si);
+			/* The credit back may be a free's that has yet to un-mark it. */
+			cs_unmark_full_if_room(si);
+		}
 	}
 	spin_unlock(&si->lock);
 }

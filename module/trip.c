@@ -28,6 +28,7 @@
  */
 static DEFINE_RAW_SPINLOCK(cs_trip_lock);
 static bool cs_trip_set;
+static bool cs_trip_dying;	/* module exit: record, but queue nothing */
 static time64_t cs_trip_time;
 static char cs_trip_reason[CS_TRIP_REASON_LEN];
 
@@ -62,7 +63,11 @@ static bool cs_trip_vaf(struct va_format *vaf)
 
 	pr_err("tripped to the stock allocator: %s\n", reason);
 	trace_tripped(reason);
-	schedule_work(&cs_trip_work);
+	/* Under the lock: cs_trip_exit() must not miss a work queued now. */
+	raw_spin_lock_irqsave(&cs_trip_lock, flags);
+	if (!cs_trip_dying)
+		schedule_work(&cs_trip_work);
+	raw_spin_unlock_irqrestore(&cs_trip_lock, flags);
 	return true;
 }
 
@@ -127,14 +132,20 @@ void cs_trip_clear(void)
 {
 	unsigned long flags;
 
-	flush_work(&cs_trip_work);
 	raw_spin_lock_irqsave(&cs_trip_lock, flags);
 	WRITE_ONCE(cs_trip_set, false);
 	cs_trip_reason[0] = '\0';
 	raw_spin_unlock_irqrestore(&cs_trip_lock, flags);
+	/* The switch-off the cleared trip queued comes first (a later trip's may follow). */
+	flush_work(&cs_trip_work);
 }
 
 void cs_trip_exit(void)
 {
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&cs_trip_lock, flags);
+	cs_trip_dying = true;
+	raw_spin_unlock_irqrestore(&cs_trip_lock, flags);
 	cancel_work_sync(&cs_trip_work);
 }

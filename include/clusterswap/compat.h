@@ -23,10 +23,13 @@
 #define CS_KERNEL_LINE_612	1
 #define CS_KERNEL_LINE_NAME	"6.12"
 #define CS_LINE_HAS_ALLOCATOR	1	/* the cluster allocator serves calls */
+/* Stock keeps per-CPU allocation hints the module must clear (stock_alloc.c). */
+#define CS_LINE_STOCK_HINTS	1
 #elif LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL == 1
 #define CS_KERNEL_LINE_61	1
 #define CS_KERNEL_LINE_NAME	"6.1"
 #define CS_LINE_HAS_ALLOCATOR	1	/* the cluster allocator serves calls */
+#define CS_LINE_STOCK_HINTS	0	/* 6.1's are rechecked by stock itself */
 #elif LINUX_VERSION_MAJOR > 6 || (LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL >= 14)
 #error "clusterswap: 6.14 and later have the cluster swap allocator already: not supported"
 #else

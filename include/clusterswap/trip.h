@@ -31,7 +31,10 @@ ssize_t cs_trip_show(char *buf);
  */
 void cs_trip_clear(void);
 
-/* Module exit, after the hooks are gone and the line has handed back. */
+/*
+ * Module exit (the last step) or a failed init: a trip after it is still
+ * recorded and logged, but queues no switch-off.
+ */
 void cs_trip_exit(void);
 
 #endif /* _CLUSTERSWAP_TRIP_H */
