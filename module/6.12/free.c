@@ -15,6 +15,7 @@
 #include <linux/string.h>
 
 #include "internal.h"
+#include <clusterswap/alloc.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/symbols.h>
 #include <clusterswap/warn.h>
@@ -85,12 +86,19 @@ static void cs_release_slots(struct swap_info_struct *si, struct swap_cluster_in
  * Whether a cluster that just had slots freed must change lists: empty ->
  * free, unless it is this CPU's cluster (cs_free_keeps()); full or frag with
  * CS_RELIST_FREE slots free -> nonfull (dec_cluster_info_page() moves at the
- * first free; see internal.h).
+ * first free; see internal.h).  While the module does not allocate (the
+ * switch just went on, or is going off), stock does, and a full cluster
+ * moves at the first free, as stock moves it: stock never looks at the full
+ * list, and one of its per-CPU hints set meanwhile may point into the
+ * cluster and fill it, which DEBUG_VM kernels assert is on a list stock
+ * allocates from.
  */
 static bool cs_freed_needs_relist(struct swap_info_struct *si, struct swap_cluster_info *ci)
 {
 	if (!ci->count)
 		return !cs_free_keeps(si, ci);
+	if (!READ_ONCE(cs_alloc_ready))
+		return ci->flags & CLUSTER_FLAG_FULL;
 	return (ci->flags & (CLUSTER_FLAG_FULL | CLUSTER_FLAG_FRAG)) &&
 	       CS_SWAPFILE_CLUSTER - ci->count >= CS_RELIST_FREE;
 }
