@@ -12,6 +12,8 @@
 #   make deb                   build/clusterswap-dkms_<version>_all.deb (dh-dkms)
 #   make bench                 stock vs clusterswap on the same VM
 #   make bench-locks           si->lock holds per allocation, workload by workload
+#   make crash-rate            guest deaths under multi-threaded TCG, with
+#                              clusterswap and without (tests/crashrate.sh)
 #   make demo                  see it working
 #   make clean
 
@@ -57,7 +59,10 @@ bench:
 bench-locks:
 	BENCH_LOCKS=1 tests/bench.sh
 
+crash-rate:
+	tests/crashrate.sh
+
 demo:
 	tests/demo.sh
 
-.PHONY: all modules clean shipped check check-host check-debug deb bench bench-locks demo
+.PHONY: all modules clean shipped check check-host check-debug deb bench bench-locks crash-rate demo

@@ -5,6 +5,7 @@
 #
 # TARGET is a build root (targets.sh: trixie, bookworm, bookworm-612); results
 # are named by its label (6.12, 6.1, 6.12-deb12).
+# SUITE_PREPARE_ONLY=1 and SUITE_SPECS=DIR: below.
 # SUITE_KVER names another kernel release to build for and boot (with
 # VM_KERNEL, VM_INITRD: see run-vm.sh); SUITE_DEBUG=1 says it is a debug
 # build, which runs the tests marked DEBUG_<test>=only too.  SUITE_TIME_SCALE=N
@@ -58,10 +59,14 @@ deb=$("$top/tests/deb.sh" | tail -n 1)
 cp "$deb" "$job/"
 cp "$top"/tests/guest/lib.sh "$job/"
 cp -a "$top"/tests/guest/specs "$job/"
+# SUITE_SPECS=DIR: more tests, from DIR/*.sh (tests/crashrate.sh's probe).
+[ -n "${SUITE_SPECS:-}" ] && cp "$SUITE_SPECS"/*.sh "$job/specs/"
 cp "$top/tests/guest/runner.sh" "$job/run.sh"
 echo "$@" >"$job/tests"
 scale=${SUITE_TIME_SCALE:-1}
 echo "$scale" >"$job/time_scale"
+# SUITE_PREPARE_ONLY=1: leave the job ready for run-vm.sh and boot nothing.
+[ "${SUITE_PREPARE_ONLY:-0}" = 1 ] && { echo "$job"; exit 0; }
 
 # QEMU 7.2's multi-threaded TCG loses cross-CPU code patching under load:
 # stock ftrace alone (the function tracer flipped on folio_alloc_swap while
