@@ -84,8 +84,9 @@ unsigned long cs_credit_reclaim(struct swap_info_struct *si)
  * @pcp: this CPU's state.
  * @nr: slots the caller is about to allocate.
  *
- * Takes CS_CREDIT_BATCH from what is left of the device, or what is left if
- * less; when that is below @nr, first reclaims all CPUs' credit.
+ * Takes cs_credit_batch (@nr if more) from what is left of the device, or
+ * what is left if less; when that is below @nr, first reclaims all CPUs'
+ * credit.
  * Context: cs_pcp.lock and si->lock held.
  * Return: false when the device is leaving service or has fewer than @nr
  * unallocated slots.
@@ -108,7 +109,8 @@ bool cs_credit_refill(struct swap_info_struct *si, struct cs_pcp *pcp, unsigned 
 		if (room < nr)
 			return false;
 	}
-	add = min_t(unsigned int, room, CS_CREDIT_BATCH);
+	/* room >= nr: a large folio gets its credit in one go even on a small batch. */
+	add = min(room, max(cs_credit_batch, nr));
 	WRITE_ONCE(si->inuse_pages, si->inuse_pages + add);
 	atomic_add(add, pool);
 	cs_count(credit_take);
@@ -175,7 +177,7 @@ static void cs_credit_settle(struct swap_info_struct *si, atomic_t *pool)
 	cs_count_lock(CS_LOCK_CREDIT_BACK);
 	n = atomic_xchg(pool, 0);
 	if ((si->flags & SWP_WRITEOK) && si->highest_bit)
-		keep = min_t(unsigned int, n, CS_CREDIT_BATCH);
+		keep = min(n, cs_credit_batch);
 	atomic_add(keep, pool);
 	if (n > keep) {
 		WRITE_ONCE(si->inuse_pages, si->inuse_pages - min(n - keep, si->inuse_pages));
@@ -217,12 +219,19 @@ static void cs_leaving_settle(struct work_struct *work)
 	spin_unlock(&si->lock);
 }
 
+unsigned int cs_credit_batch __read_mostly = CS_CREDIT_BATCH_MAX;
+
 /**
- * cs_credit_init() - Ready the leaving-device works.  Context: module load.
+ * cs_credit_init() - Size the batch, ready the leaving-device works.
+ *
+ * Context: module load, before any allocation.
  */
 void cs_credit_init(void)
 {
 	int type;
+
+	cs_credit_batch = clamp_t(unsigned int, CS_CREDIT_ALL_CPUS / num_possible_cpus(),
+				  CS_CREDIT_BATCH_MIN, CS_CREDIT_BATCH_MAX);
 
 	for (type = 0; type < MAX_SWAPFILES; type++)
 		INIT_DELAYED_WORK(&cs_leaving_work[type], cs_leaving_settle);
@@ -248,7 +257,7 @@ void cs_credit_exit(void)
  * @nr: slots.
  *
  * Settles with inuse_pages under si->lock when the pool is over
- * CS_CREDIT_HIGH, or when the device is marked full (so that it is back in
+ * cs_credit_high(), or when the device is marked full (so that it is back in
  * service); when the device is leaving service, the device's work settles
  * every CPU's pool soon after (cs_leaving_work, so that swapoff can finish).
  * Context: no swap lock held; may run with IRQs off or preemption on (the
@@ -264,7 +273,7 @@ void cs_credit_put(struct swap_info_struct *si, unsigned int nr)
 		queue_delayed_work(system_wq, &cs_leaving_work[si->type], CS_LEAVING_DELAY);
 		return;
 	}
-	if (held > CS_CREDIT_HIGH || !READ_ONCE(si->highest_bit))
+	if (held > (int)cs_credit_high() || !READ_ONCE(si->highest_bit))
 		cs_credit_settle(si, pool);
 }
 

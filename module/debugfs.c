@@ -20,6 +20,7 @@
 #include <linux/seq_file.h>
 #include <linux/mutex.h>
 
+#include <clusterswap/credit.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/control.h>
 #include <clusterswap/swapdev.h>
@@ -45,6 +46,7 @@ static void cs_show_calls(struct seq_file *m, const struct cs_hook *hooks,
 static int stats_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "enabled %d\n", cs_hooks_serving());
+	seq_printf(m, "credit_batch %u\n", cs_credit_batch);
 	cs_line_show_stats(m);
 	cs_show_calls(m, cs_redirects, cs_nr_redirects);
 	cs_show_calls(m, cs_observers, cs_nr_observers);

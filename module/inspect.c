@@ -280,6 +280,8 @@ void cs_show_summary(struct seq_file *m, struct swap_info_struct *si)
 		seq_file_path(m, si->swap_file, " \t\n\\");
 	seq_printf(m, "\npages %u\ninuse %u\nfree %u\n",
 		   si->pages, si->inuse_pages, si->pages - si->inuse_pages);
+	/* Counted in inuse (and /proc/swaps' Used): include/clusterswap/credit.h. */
+	seq_printf(m, "credit %ld\n", cs_line_credit(si->type));
 	seq_printf(m, "writeok %d\nsolidstate %d\nhighest_bit %u\n",
 		   !!(si->flags & SWP_WRITEOK), !!(si->flags & SWP_SOLIDSTATE),
 		   si->highest_bit);

@@ -46,7 +46,7 @@ static void cs_selftest_credit(struct cs_selftest *t)
 		{ 0, 1, false, 0 },	{ 1, 1, true, 0 },
 		{ 5, 4, true, 1 },	{ 5, 6, false, 5 },
 		{ 512, 512, true, 0 },	{ 511, 512, false, 511 },
-		{ CS_CREDIT_HIGH, 1, true, CS_CREDIT_HIGH - 1 },
+		{ 2 * CS_CREDIT_BATCH_MAX, 1, true, 2 * CS_CREDIT_BATCH_MAX - 1 },
 	};
 	struct cs_pcp *pcp;
 	unsigned int i;

@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * si->inuse_pages credit (module/credit.c), the same on every line with the
- * allocator.  A CPU takes CS_CREDIT_BATCH slots of inuse_pages at a time
+ * allocator.  A CPU takes cs_credit_batch slots of inuse_pages at a time
  * under si->lock and spends them without it; frees give credit back to the
- * freeing CPU, which returns everything above CS_CREDIT_BATCH once it holds
- * more than CS_CREDIT_HIGH.  inuse_pages is thus the allocated slots plus
- * every CPU's unspent credit: never below the truth, at most CS_CREDIT_HIGH
- * per CPU above it, and never above si->pages.
+ * freeing CPU, which returns everything above cs_credit_batch once it holds
+ * more than cs_credit_high().  inuse_pages is thus the allocated slots plus
+ * every CPU's unspent credit: never below the truth, at most
+ * cs_credit_high() per CPU above it, and never above si->pages.
+ *
+ * The batch is set at load: CS_CREDIT_ALL_CPUS shared out among the
+ * possible CPUs, within [CS_CREDIT_BATCH_MIN, CS_CREDIT_BATCH_MAX].  Up to
+ * 8 CPUs a CPU takes two clusters' worth at a time; on a big machine the
+ * credit all CPUs hold, which /proc/swaps counts as used, stays at most
+ * 2 * CS_CREDIT_ALL_CPUS slots (64 MiB with 4 KiB pages), or 2 *
+ * CS_CREDIT_BATCH_MIN per CPU where that is more: what stock's own per-CPU
+ * slot caches hold (SWAP_SLOTS_CACHE_SIZE, for allocation and for frees).
  *
  * The pools live in the line's struct cs_pcp (module/<line>/internal.h, which
  * includes this header): a member "atomic_t credit[MAX_SWAPFILES]".
@@ -16,8 +24,17 @@
 
 #include <clusterswap/swapdev.h>
 
-#define CS_CREDIT_BATCH		(2 * CS_SWAPFILE_CLUSTER)
-#define CS_CREDIT_HIGH		(2 * CS_CREDIT_BATCH)
+#define CS_CREDIT_BATCH_MAX	(2 * CS_SWAPFILE_CLUSTER)
+#define CS_CREDIT_BATCH_MIN	64
+#define CS_CREDIT_ALL_CPUS	(8 * CS_CREDIT_BATCH_MAX)
+
+/* Set once at load (cs_credit_init()), read everywhere after. */
+extern unsigned int cs_credit_batch;
+
+static inline unsigned int cs_credit_high(void)
+{
+	return 2 * cs_credit_batch;
+}
 
 struct cs_pcp;
 

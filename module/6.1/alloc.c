@@ -216,8 +216,8 @@ static void cs_set_spare(struct cs_pcp *pcp, struct swap_info_struct *si)
 static void cs_credit_ahead(struct cs_pcp *pcp, struct swap_info_struct *si)
 {
 	lockdep_assert_held(&si->lock);
-	if (si->pages >= si->inuse_pages + CS_CREDIT_BATCH)
-		cs_credit_refill(si, pcp, CS_CREDIT_BATCH);
+	if (si->pages >= si->inuse_pages + cs_credit_batch)
+		cs_credit_refill(si, pcp, cs_credit_batch);
 }
 
 /**

@@ -78,7 +78,7 @@ struct cs_pcp {
 	 * first cluster and the spare.
 	 */
 	unsigned long filled[SWAP_NR_ORDERS][CS_HELD];
-	/* inuse_pages credit per swap type, see CS_CREDIT_BATCH. */
+	/* inuse_pages credit per swap type, see include/clusterswap/credit.h. */
 	atomic_t credit[MAX_SWAPFILES];
 };
 
