@@ -214,8 +214,24 @@ static void cs_leaving_settle(struct work_struct *work)
 		return;
 	spin_lock(&si->lock);
 	cs_count_lock(CS_LOCK_CREDIT_BACK);
-	if (!(si->flags & SWP_WRITEOK))
+	if (!cs_swap_device_attached(si)) {
+		/* swapoff finished: nothing of the device is left to settle. */
+	} else if (!(si->flags & SWP_WRITEOK)) {
 		cs_credit_reclaim(si);
+		/*
+		 * swap_range_free() widens the bounds of a device marked full
+		 * while swapoff runs too: should try_to_unuse() fail (a signal,
+		 * no memory), reinsert_swap_info() lists the device again only
+		 * if its highest_bit is not 0.
+		 */
+		if (!si->highest_bit && si->inuse_pages < si->pages) {
+			si->lowest_bit = 1;
+			WRITE_ONCE(si->highest_bit, si->max - 1);
+		}
+	} else {
+		/* swapoff failed after the free that queued this: back in service. */
+		cs_unmark_full_if_room(si);
+	}
 	spin_unlock(&si->lock);
 }
 
