@@ -201,8 +201,8 @@ run_line() {
 # boots per arm: twice in about 40 stressng runs of its quick bench, a
 # guest that had just loaded the module reported a soft lockup of a CPU
 # spinning at free_swap_slot+0x0, where memory already held the call ftrace
-# wrote, which is how multi-threaded TCG's lost cross-CPU code patching
-# looks (README, "make bench").  BENCH_BOOTS=one|arm sets it for every line.
+# wrote, which is how QEMU 7.2's multi-threaded TCG's lost cross-CPU code
+# patching looks (tests/vm/emulator.sh).  BENCH_BOOTS=one|arm sets it for every line.
 boots_of() {
 	case ${BENCH_BOOTS:-} in
 	one | arm) echo "$BENCH_BOOTS" ;;

@@ -18,8 +18,8 @@
 #
 # tsc=unstable: under emulation the kernel's clocksource watchdog finds the
 # TSC skewed after a few minutes of a busy debug guest and switches clocks,
-# which patches code on every CPU; multi-threaded TCG loses such patching
-# (tests/README.md).  On 2026-11-24 a debug guest stopped dead twice, in
+# which patches code on every CPU, and QEMU 7.2's multi-threaded TCG lost
+# such patching (tests/vm/emulator.sh).  On 2026-11-24 a debug guest stopped dead twice, in
 # tests that passed when run again; the run that kept its console showed
 # "Marking TSC unstable due to clocksource watchdog" as the last kernel
 # line.  Decided at boot, the switch never happens.

@@ -163,6 +163,14 @@ else
 fi
 
 if [ "$mode" = all ]; then
+	section "host: the guests' emulator"
+	# Debian 13's QEMU, unpacked from the trixie root's suite (the host's
+	# 7.2 loses cross-CPU code patching: tests/vm/emulator.sh).
+	if qemu=$("$top/tests/vm/emulator.sh") && "$qemu" --version | head -n 1; then
+		result "PASS emulator"
+	else
+		result "FAIL emulator: cannot unpack Debian 13's QEMU (above); no guest can boot"
+	fi
 	all_tests=${TESTS:-$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//')}
 	t_vm=$(date +%s)
 	for s in $suites; do

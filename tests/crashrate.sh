@@ -51,7 +51,7 @@ rm -rf "$out"
 mkdir -p "$out/deaths"
 {
 	echo "# crash-rate probe: $label ($kver), $(git -C "$top" rev-parse --short HEAD)$(git -C "$top" diff --quiet HEAD || echo +changes), $(date -u '+%Y-%m-%d %H:%M UTC')"
-	echo "# host: $(nproc) CPUs; QEMU 7.2: $(qemu-system-x86_64 --version | head -n 1); QEMU 10: $("$here/vm/emulator.sh" | xargs -I{} {} --version | head -n 1)"
+	echo "# host: $(nproc) CPUs; QEMU 7.2: $(qemu-system-x86_64 --version | head -n 1); QEMU 10: $("$("$here/vm/emulator.sh" 2>/dev/null)" --version | head -n 1)"
 	echo "# squatter targets: $(cat "$job/crashrate_targets")"
 	printf 'round\tarm\ttcg\tseconds\tcycles\tdied\tverdict\tfirst_bad\trip\n'
 } >"$out/runs.tsv"

@@ -17,11 +17,10 @@ results=/job/out/results
 : >"$results"
 
 # The first memory cgroup switches static keys on for good
-# (memcg_kmem_online_key: kmalloc and kfree are patched), and multi-threaded
-# TCG has lost such cross-CPU code patching while the other vCPU was busy:
-# seen as "Oops: int3" in kfree, in an interrupt on one vCPU, while the other
-# created a test's first memory cgroup (tests/README.md).  A system with
-# systemd creates memory cgroups at boot; so does this, while the guest is idle.
+# (memcg_kmem_online_key: kmalloc and kfree are patched).  A system with
+# systemd creates memory cgroups at boot; so does this, while the guest is
+# idle, so no test's first cgroup patches kernel text under it (under QEMU
+# 7.2 such patching once killed a guest: tests/vm/emulator.sh).
 memcg_controller_on
 mkdir "$CG/cs-boot" && rmdir "$CG/cs-boot"
 echo 1 >/proc/sys/kernel/sysrq

@@ -68,16 +68,6 @@ echo "$scale" >"$job/time_scale"
 # SUITE_PREPARE_ONLY=1: leave the job ready for run-vm.sh and boot nothing.
 [ "${SUITE_PREPARE_ONLY:-0}" = 1 ] && { echo "$job"; exit 0; }
 
-# QEMU 7.2's multi-threaded TCG loses cross-CPU code patching under load:
-# stock ftrace alone (the function tracer flipped on folio_alloc_swap while
-# swapping, no module loaded) dies with "Oops: int3" at the patched call site.
-# Tests that patch kernel text while other CPUs run (loading and unloading the
-# module under load) declare TCG_<test>=single and run in a single-threaded
-# TCG boot, where that stock check passes; the rest run multi-threaded.
-tcg_mode() {
-	sed -n "s/^TCG_$1=//p" "$top/tests/guest/specs/$1.sh"
-}
-
 # A test's own boot may ask for more CPUs (SMP_<test>=N), a virtio disk of
 # N MiB (DISK_<test>=N, /dev/vda in the guest), more kernel command line
 # (APPEND_<test>="preempt=full"), and a root with clusterswap installed on the
@@ -131,8 +121,8 @@ guest_death() {
 		sed -n '/Call Trace:/,/<\/TASK>\|---\[ end/p' |
 		sed -n 's/^\[ *[0-9.]*\]  *\([A-Za-z0-9_.]*+0x[0-9a-f]*\/0x[0-9a-f]*\).*/\1/p' |
 		grep -v '^\(asm_\|entry_\|do_syscall\)' | head -n 12 | paste -sd' ' | sed 's/ / < /g') || true
-	# Code patching after boot is what multi-threaded TCG has been seen to
-	# lose (tests/README.md); a clocksource switch patches static branches.
+	# Code patching after boot is what QEMU 7.2's multi-threaded TCG lost
+	# (vm/emulator.sh); a clocksource switch patches static branches.
 	late=$(head -n "${first%%:*}" "$log" | tr -d '\r' |
 		grep -a 'clocksource\|TSC unstable' | grep -av '^\[ *[0-9]\.' | tail -n 1 |
 		sed 's/^\[ *\([0-9.]*\)\] /at \1 s: /') || true
@@ -153,10 +143,9 @@ keep_serial() {
 	tail -n "+${first%%:*}" "$job/serial.log" | tr -d '\r' | head -n 80 | sed 's/^/  | /'
 }
 
-# run_group MODE TEST...: one boot running TEST... Appends to $all_results.
+# run_group TEST...: one boot running TEST... Appends to $all_results.
 run_group() {
-	local mode=$1 limit=60 t t_limit smp=2 disk= extra= append= installed= vmroot=
-	shift
+	local limit=60 t t_limit smp=2 disk= extra= append= installed= vmroot=
 	if [ $# = 1 ]; then
 		smp=$(directive SMP "$1")
 		disk=$(directive DISK "$1")
@@ -186,21 +175,21 @@ run_group() {
 		limit=$((limit + ${t_limit:-120} * scale + 20))
 	done
 	echo "$@" >"$job/tests"
-	echo "suite: booting $kver ($mode-threaded TCG, ${smp:-2} CPUs${disk:+, ${disk} MiB disk}${append:+, $append}) with: $*"
+	echo "suite: booting $kver (${smp:-2} CPUs${disk:+, ${disk} MiB disk}${append:+, $append}) with: $*"
 	local start=$(date +%s)
 	local vm_ok=1 boot
 	for boot in 1 2; do
 		vm_ok=1
-		VM_TCG_THREAD=$mode VM_SMP=${smp:-2} VM_QEMU_EXTRA=$extra VM_APPEND="${VM_APPEND:-} $append" \
+		VM_SMP=${smp:-2} VM_QEMU_EXTRA=$extra VM_APPEND="${VM_APPEND:-} $append" \
 			VM_ROOT=$vmroot "$here/run-vm.sh" "$suite" "$kver" "$job" "$limit" || vm_ok=
 		# A guest that died before PID 1 started the runner ran no test
 		# and loaded no module: the stock kernel did not boot.  Under
-		# multi-threaded TCG it sometimes does not (a fatal int3 where
-		# boot patches kernel text, as in the note on tcg_mode above).
-		# That boot, and only that one, is tried once more.
+		# Debian 12's QEMU 7.2 it sometimes did not (a fatal int3 where
+		# boot patches kernel text: vm/emulator.sh); that boot, and only
+		# that one, is tried once more, and check.sh's summary counts it.
 		[ -z "$vm_ok" ] && [ ! -e "$job/out/console.log" ] && [ "$boot" = 1 ] || break
 		echo "suite: RETRY: the stock kernel died while booting, before any test ran (serial tail above); booting once more"
-		echo "$kver $mode $*" >>"$job/boot-retries"
+		echo "$kver $*" >>"$job/boot-retries"
 	done
 	[ -n "$installed" ] && "$here/root-installed.sh" umount "$suite"
 	if [ -z "$vm_ok" ]; then
@@ -231,7 +220,7 @@ run_group() {
 }
 
 # A test that leaves the guest changed for good (BOOT_<test>=own) gets a
-# boot of its own; the others share one boot per TCG mode.
+# boot of its own; the others share one boot.
 boot_mode() {
 	sed -n "s/^BOOT_$1=//p" "$top/tests/guest/specs/$1.sh"
 }
@@ -259,8 +248,7 @@ line_capabilities() {
 	esac
 }
 
-multi=
-single=
+shared=
 own=
 ran=
 for t in "$@"; do
@@ -286,17 +274,13 @@ for t in "$@"; do
 		own="$own $t"
 		continue
 	fi
-	case $(tcg_mode "$t") in
-	single) single="$single $t" ;;
-	*) multi="$multi $t" ;;
-	esac
+	shared="$shared $t"
 done
 all_results=$job/results.all
 : >"$all_results"
-[ -n "$multi" ] && run_group multi $multi
-[ -n "$single" ] && run_group single $single
+[ -n "$shared" ] && run_group $shared
 for t in $own; do
-	run_group "$(tcg_mode "$t" | grep -x single || echo multi)" "$t"
+	run_group "$t"
 done
 
 failed=0

@@ -3,8 +3,6 @@
 # kernel's own locks), check names that device and cluster; once repaired,
 # check reads "ok" again.
 TIMEOUT_check_reports_broken_counts=60
-# Loads a kprobe module (patches kernel text): see tcg_mode() in tests/vm/suite.sh.
-TCG_check_reports_broken_counts=single
 # The broken count trips the module (inconsistency_trips_to_stock_losing_nothing).
 ALLOW_LOG_check_reports_broken_counts='clusterswap: tripped to the stock allocator: check: type 1: cluster 0 has count'
 test_check_reports_broken_counts() {

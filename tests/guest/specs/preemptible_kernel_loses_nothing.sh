@@ -6,8 +6,6 @@
 TIMEOUT_preemptible_kernel_loses_nothing=480
 APPEND_preemptible_kernel_loses_nothing="preempt=full"
 BOOT_preemptible_kernel_loses_nothing=own
-# Loads and unloads under load: see tcg_mode() in tests/vm/suite.sh.
-TCG_preemptible_kernel_loses_nothing=single
 NEEDS_preemptible_kernel_loses_nothing=allocator
 test_preemptible_kernel_loses_nothing() {
 	grep -q '(full)' /sys/kernel/debug/sched/preempt ||

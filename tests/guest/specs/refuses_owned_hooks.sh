@@ -2,8 +2,6 @@
 # already owns a function clusterswap redirects, the load is refused and the
 # log names that function; once the owner is gone, the load succeeds.
 TIMEOUT_refuses_owned_hooks=60
-# Patches kernel text: see tcg_mode() in tests/vm/suite.sh.
-TCG_refuses_owned_hooks=single
 test_refuses_owned_hooks() {
 	insmod /job/cs_squatter.ko || fail "cannot load the squatter fixture"
 	dmesg -C

@@ -1,8 +1,6 @@
 # The module is loaded, enabled and unloaded 10 times while 4 threads swap
 # through a memory cgroup: every page still comes back intact.
 TIMEOUT_reload_under_load_loses_nothing=240
-# Patches kernel text under load: see tcg_mode() in tests/vm/suite.sh.
-TCG_reload_under_load_loses_nothing=single
 test_reload_under_load_loses_nothing() {
 	zram_swap 0 1G
 	memcg reload 96
