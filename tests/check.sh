@@ -65,6 +65,7 @@ install_host_tools() {
 	command -v dh_dkms >/dev/null || need="$need dh-dkms"
 	command -v dh >/dev/null || need="$need debhelper"
 	command -v dpkg-buildpackage >/dev/null || need="$need dpkg-dev"
+	command -v lintian >/dev/null || need="$need lintian"
 	[ -z "$need" ] && return 0
 	echo "check: installing$need"
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
@@ -143,6 +144,14 @@ if deb=$("$top/tests/deb.sh" 2>&1 | tail -n 1) && [ -f "$deb" ] &&
 else
 	echo "$deb"
 	result "FAIL deb/build: make deb failed or the package is not a source-only DKMS package"
+fi
+# The package as Debian judges it: lintian clean at the errors-and-warnings
+# level (overrides, each with its reason, in debian/*.lintian-overrides).
+if [ -f "$deb" ] && lint=$(lintian --fail-on error,warning "$deb" 2>&1); then
+	result "PASS deb/lintian $(basename "$deb")"
+else
+	echo "${lint:-}"
+	result "FAIL deb/lintian: lintian reports errors or warnings on the package (above), or make deb failed"
 fi
 
 section "host: checkpatch --strict"

@@ -8,7 +8,7 @@
 
 #include <linux/types.h>
 
-#define CS_VERSION "0.1.0"
+#define CS_VERSION "0.2.0"
 
 /*
  * Whether swap devices of default priority (swapon without a priority) are
