@@ -1,6 +1,6 @@
 # /sys/kernel/clusterswap/enabled takes exactly 0 or 1 from root.  Anything
 # else, and any write by another user, is rejected and changes nothing.
-# round_robin exists where the allocator does (6.12) and nowhere else.
+# round_robin exists wherever the allocator does (6.12 and 6.1).
 TIMEOUT_switch_rejects_bad_input=60
 rejected() {
 	want=$(cat $CS/enabled)
