@@ -170,6 +170,18 @@ swap_used() {
 	awk -v d="$1" '$1 == d {print $4}' /proc/swaps
 }
 
+# pageout_held MIB SEED WAIT SECONDS OUT: start pageout on MIB MiB, pages
+# that find no slot staying resident (-a), holding its pages WAIT seconds
+# before it verifies them; return once it has paged out (its output in OUT),
+# failing after SECONDS.  $held_pid is its pid, for the caller to wait on.
+pageout_held() {
+	$BIN/pageout -m "$1" -a -w "$3" -s "$2" >"$5" &
+	held_pid=$!
+	_i=0
+	while ! grep -q "paged out" "$5" && [ $_i -lt $(($4 * 10)) ]; do sleep 0.1; _i=$((_i + 1)); done
+	grep -q "paged out" "$5" || fail "pageout did not page out within $4 s"
+}
+
 # running PID: PID is alive (a child that exited but was not yet waited for
 # is a zombie, which "kill -0" still finds).
 running() {

@@ -8,11 +8,7 @@ test_full_device_fails_cleanly() {
 	cs_load
 	cs_set 1
 	size=$(swap_size /dev/zram0)
-	$BIN/pageout -m 32 -a -w 4 -s 111 >/tmp/full.out &
-	pid=$!
-	i=0
-	while ! grep -q "paged out" /tmp/full.out && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-	grep -q "paged out" /tmp/full.out || fail "pageout did not page out within 10 s"
+	pageout_held 32 111 4 10 /tmp/full.out
 	cat /tmp/full.out
 	used=$(swap_used /dev/zram0)
 	note "zram0 full: used ${used} KiB of ${size} KiB"
@@ -21,7 +17,7 @@ test_full_device_fails_cleanly() {
 	[ "$highest" = 0 ] || fail "full device still has highest_bit $highest"
 	cs_stats_note device_full alloc.stock_fallback
 	cs_check_ok "filling the device"
-	wait $pid
+	wait $held_pid
 	verifier_ok $? "on a full device"
 	cat /tmp/full.out | tail -n 1
 	used=$(swap_used /dev/zram0)
