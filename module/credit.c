@@ -131,6 +131,14 @@ void cs_credit_put_locked(struct swap_info_struct *si, struct cs_pcp *pcp, unsig
 	atomic_add(nr, &pcp->credit[si->type]);
 }
 
+/* Bounds as wide as the device, as swap_range_free() leaves a full one. */
+static void cs_open_bounds(struct swap_info_struct *si)
+{
+	lockdep_assert_held(&si->lock);
+	si->lowest_bit = 1;
+	WRITE_ONCE(si->highest_bit, si->max - 1);
+}
+
 /**
  * cs_unmark_full() - Back on the avail lists after cs_mark_full().
  * @si: the device, writable, with highest_bit 0.
@@ -140,9 +148,7 @@ void cs_credit_put_locked(struct swap_info_struct *si, struct cs_pcp *pcp, unsig
  */
 void cs_unmark_full(struct swap_info_struct *si)
 {
-	lockdep_assert_held(&si->lock);
-	si->lowest_bit = 1;
-	WRITE_ONCE(si->highest_bit, si->max - 1);
+	cs_open_bounds(si);
 	cs_avail_add(si);
 }
 
@@ -224,10 +230,8 @@ static void cs_leaving_settle(struct work_struct *work)
 		 * no memory), reinsert_swap_info() lists the device again only
 		 * if its highest_bit is not 0.
 		 */
-		if (!si->highest_bit && si->inuse_pages < si->pages) {
-			si->lowest_bit = 1;
-			WRITE_ONCE(si->highest_bit, si->max - 1);
-		}
+		if (!si->highest_bit && si->inuse_pages < si->pages)
+			cs_open_bounds(si);
 	} else {
 		/* swapoff failed after the free that queued this: back in service. */
 		cs_unmark_full_if_room(si);
