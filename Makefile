@@ -11,6 +11,8 @@
 #   make check-debug           the in-VM suite on a debug (lockdep, KASAN) 6.12 kernel
 #   make deb                   build/clusterswap-dkms_<version>_all.deb (dh-dkms)
 #   make bench                 stock vs clusterswap on the same VM
+#   make bench-bundle          build/clusterswap-bench.tar.xz: make bench for any
+#                              x86-64 host, QEMU and kernels included
 #   make bench-locks           si->lock holds per allocation, workload by workload
 #   make crash-rate            guest deaths under multi-threaded TCG, with
 #                              clusterswap and without (tests/crashrate.sh)
@@ -59,10 +61,13 @@ bench:
 bench-locks:
 	BENCH_LOCKS=1 tests/bench.sh
 
+bench-bundle:
+	tests/bench/bundle.sh
+
 crash-rate:
 	tests/crashrate.sh
 
 demo:
 	tests/demo.sh
 
-.PHONY: all modules clean shipped check check-host check-debug deb bench bench-locks crash-rate demo
+.PHONY: all modules clean shipped check check-host check-debug deb bench bench-bundle bench-locks crash-rate demo

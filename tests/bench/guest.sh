@@ -14,6 +14,9 @@
 # round's number and first seed).
 # One line per run:
 #   run WORKLOAD ARM ROUND wall_s sys_us pswpout pswpin allocs si_lock ops
+# WORKLOAD_SECONDS (bench.conf, 0 or unset: no limit): a round of a workload
+# starts only while the workload has run less than that many seconds in this
+# boot; its first round always runs (the bench bundle's time budget).
 # sys_us is the workload cgroup's system CPU time (cpu.stat), which includes
 # the direct reclaim that allocates swap slots; pswpout and pswpin are
 # /proc/vmstat deltas; allocs and si_lock are the module's counters (arm on);
@@ -22,6 +25,16 @@
 . /job/lib.sh
 . /job/arms.sh
 . /job/bench.conf
+
+# now: seconds since some fixed time, with a fraction (busybox date, in the
+# bench bundle's guest, has no %N: the uptime's hundredths then).
+now() {
+	_t=$(date +%s.%N)
+	case $_t in
+	*N) cut -d ' ' -f 1 /proc/uptime ;;
+	*) echo "$_t" ;;
+	esac
+}
 
 cpu_usec() {
 	sed -n "s/^$2 //p" "$CG/$1/cpu.stat"
@@ -56,7 +69,7 @@ device() {
 	pageout)
 		# brd: a RAM disk without compression, to measure the allocator.
 		# Not rotational (as zram), so that the allocator serves it.
-		[ -b /dev/ram0 ] || modprobe brd rd_nr=1 rd_size=$((1024 * 1024)) || exit 1
+		[ -b /dev/ram0 ] || modprobe brd rd_nr=1 rd_size=$((${BRD_MIB:-1024} * 1024)) || exit 1
 		echo 0 >/sys/block/ram0/queue/rotational
 		mkswap /dev/ram0 >/dev/null && swapon /dev/ram0 || exit 1
 		;;
@@ -64,7 +77,7 @@ device() {
 		if ! grep -q '^/dev/zram0 ' /proc/swaps; then
 			[ -e /sys/block/zram0 ] || modprobe zram num_devices=1 || exit 1
 			echo 1 >/sys/block/zram0/reset
-			echo 2G >/sys/block/zram0/disksize
+			echo "${ZRAM_SIZE:-2G}" >/sys/block/zram0/disksize
 			mkswap /dev/zram0 >/dev/null && swapon /dev/zram0 || exit 1
 		fi
 		;;
@@ -117,7 +130,12 @@ seed=${SEED_FIRST:-1}
 first=${ROUND_FIRST:-1}
 for w in $WORKLOADS; do
 	device "$w"
+	w0=$(now)
 	for round in $(seq "$first" $((first + ROUNDS - 1))); do
+		if [ "${WORKLOAD_SECONDS:-0}" -gt 0 ] && [ "$round" -gt "$first" ] &&
+			[ "$(echo "$w0 $(now)" | awk '{print int($2 - $1)}')" -ge "$WORKLOAD_SECONDS" ]; then
+			break
+		fi
 		for a in ${ARMS:-$(arms_of_round "$round" $ARMS_ALL)}; do
 			arm "$a"
 			echo 0 >/tmp/w.ops
@@ -127,10 +145,10 @@ for w in $WORKLOADS; do
 			if [ "$a" = on ]; then
 				a0=$(cs_stat alloc.total); l0=$(( $(cs_stat si_lock.alloc) + $(cs_stat si_lock.free) ))
 			fi
-			t0=$(date +%s.%N)
+			t0=$(now)
 			workload "$w" $seed
 			rc=$?
-			t1=$(date +%s.%N)
+			t1=$(now)
 			if [ $rc != 0 ]; then
 				tail -n 5 /tmp/w.log
 				echo "bench: $w failed (exit $rc) in arm $a round $round: a bad page or a setup error"

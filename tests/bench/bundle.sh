@@ -1,0 +1,140 @@
+#!/bin/bash
+# make bench-bundle: build/clusterswap-bench.tar.xz, the benchmark of make
+# bench in one archive that runs on any x86-64 Linux host with glibc 2.36 or
+# later: no root, no network, no QEMU installed (tests/bench/bundle/README).
+#
+# It holds:
+#   qemu/      Debian 13's qemu-system-x86_64 (tests/vm/emulator.sh), every
+#              shared library it loads, the C library and loader included,
+#              and the firmware a -kernel boot reads
+#   6.12/      Debian 13's stock kernel, and an initramfs with busybox,
+#              zram's and brd's modules, clusterswap.ko and the passthrough
+#              build, the workloads (verifier, pageout: static) and
+#              tests/bench/guest.sh as the guest's run.sh
+#   upstream/  Debian sid's kernel (7.x, upstream's own allocator:
+#              tests/vm/reference-root.sh), its initramfs the same without
+#              the module
+#   run, README, report.py, about
+#
+# The workloads, the guest's bench script, the arms' rotation and the report
+# are make bench's own files, copied: the bundle measures what make bench
+# measures.  Fails if the archive is over 48 MiB.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
+export CLUSTERSWAP_CACHE=$cache
+name=clusterswap-bench
+stage=$top/build/bench-bundle/$name
+archive=$top/build/$name.tar.xz
+limit_mib=48
+[ "$(id -u)" = 0 ] || { echo "bench-bundle: run as root (debootstrap, chroot)"; exit 1; }
+
+"$top/tests/vm/mkroot.sh" trixie
+"$top/tests/vm/root-warm.sh" trixie
+root=$cache/roots/trixie
+kver=$(ls "$root/lib/modules" | grep -v csdebug | sort -V | tail -n 1)
+rm -rf "$top/build/bench-bundle" "$archive"
+mkdir -p "$stage"/{qemu/lib,qemu/share,6.12,upstream,licenses}
+
+# The emulator, and what its loader resolves, from Debian 13's packages.
+qemu_wrapper=$("$top/tests/vm/emulator.sh")
+unpacked=$cache/emulator/unpacked
+ld=$root/usr/lib64/ld-linux-x86-64.so.2
+libpath=$unpacked/usr/lib/x86_64-linux-gnu:$unpacked/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu
+cp "$unpacked/usr/bin/qemu-system-x86_64" "$stage/qemu/"
+cp -L "$ld" "$stage/qemu/ld-linux-x86-64.so.2"
+"$ld" --library-path "$libpath" --list "$unpacked/usr/bin/qemu-system-x86_64" |
+	awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
+	cp -L "$lib" "$stage/qemu/lib/"
+done
+for f in seabios/bios-256k.bin qemu/linuxboot_dma.bin qemu/kvmvapic.bin; do
+	cp -L "$unpacked/usr/share/$f" "$stage/qemu/share/"
+done
+strip --strip-unneeded "$stage/qemu/qemu-system-x86_64" "$stage/qemu/lib/"*.so* 2>/dev/null || true
+for pkg in qemu-system-x86 qemu-system-common qemu-system-data seabios; do
+	[ -f "$unpacked/usr/share/doc/$pkg/copyright" ] &&
+		cp "$unpacked/usr/share/doc/$pkg/copyright" "$stage/licenses/$pkg.copyright"
+done
+cp "$root/usr/share/doc/libc6/copyright" "$stage/licenses/libc6.copyright"
+cp "$root/usr/share/doc/busybox-static/copyright" "$stage/licenses/busybox.copyright" 2>/dev/null || true
+"$qemu_wrapper" --version | head -n 1 >"$stage/qemu/version"
+
+# The module builds and the workloads, as make bench builds them.
+echo "bench-bundle: clusterswap.ko, the passthrough build and the workloads for $kver"
+ko=$("$top/tests/vm/build.sh" trixie "$kver" | tail -n 1)
+ko_pass=$(BUILD_BENCH=passthrough "$top/tests/vm/build.sh" trixie "$kver" | tail -n 1)
+work=/tmp/cs-bundle
+rm -rf "$root$work"
+mkdir -p "$root$work"
+for p in verifier pageout; do
+	cp "$top/tests/guest/programs/$p.c" "$root$work/"
+	chroot "$root" gcc -O2 -static -pthread -o "$work/$p" "$work/$p.c"
+done
+
+# initramfs DIR KVER MODROOT [KO...]: DIR/initramfs.cpio for kernel KVER,
+# its modules (zram, brd and what they need) from MODROOT.
+initramfs() {
+	local dir=$1 k=$2 modroot=$3 tmp path name
+	shift 3
+	# In the root: its depmod writes modules.dep (the host may have none).
+	tmp=$(mktemp -d -p "$root/tmp")
+	mkdir -p "$tmp"/{bin,dev,proc,sys,tmp,job/bin,lib/modules/$k}
+	cp "$root/bin/busybox" "$tmp/bin/busybox"
+	cp "$top/tests/bench/bundle/init" "$tmp/init"
+	chmod +x "$tmp/init"
+	cp "$top/tests/bench/guest.sh" "$tmp/job/run.sh"
+	cp "$top/tests/guest/lib.sh" "$top/tests/bench/arms.sh" "$tmp/job/"
+	cp "$root$work/verifier" "$root$work/pageout" "$tmp/job/bin/"
+	[ $# = 0 ] || cp "$@" "$tmp/job/"
+	for ko in "$tmp"/job/*.ko; do
+		[ -e "$ko" ] && strip --strip-debug "$ko"
+	done
+	for m in zram brd; do
+		chroot "$modroot" modprobe -S "$k" --show-depends "$m"
+	done | awk '$1 == "insmod" && !seen[$2]++ {print $2}' | while read -r path; do
+		name=$(basename "$path")
+		mkdir -p "$tmp$(dirname "$path")"
+		case $name in
+		*.ko.xz) xz -dc "$modroot$path" >"$tmp${path%.xz}" ;;
+		*.ko.zst) zstd -qdc "$modroot$path" >"$tmp${path%.zst}" ;;
+		*) cp "$modroot$path" "$tmp$path" ;;
+		esac
+	done
+	cp "$modroot/lib/modules/$k/modules.order" "$modroot/lib/modules/$k/modules.builtin" "$modroot/lib/modules/$k/modules.builtin.modinfo" "$tmp/lib/modules/$k/"
+	chroot "$root" depmod -b "${tmp#"$root"}" "$k"
+	(cd "$tmp" && find . | cpio -o -H newc --quiet) >"$dir/initramfs.cpio"
+	rm -rf "$tmp"
+}
+
+echo "bench-bundle: Debian 13's $kver"
+cp "$root/boot/vmlinuz-$kver" "$stage/6.12/vmlinuz"
+echo "$kver" >"$stage/6.12/kernel"
+cp "$ko" "$stage/6.12/clusterswap.ko"
+cp "$ko_pass" "$stage/6.12/clusterswap-passthrough.ko"
+initramfs "$stage/6.12" "$kver" "$root" "$stage/6.12/clusterswap.ko" "$stage/6.12/clusterswap-passthrough.ko"
+rm "$stage/6.12/clusterswap.ko" "$stage/6.12/clusterswap-passthrough.ko"
+
+read -r ref merged < <("$top/tests/vm/reference-root.sh" mount | tail -n 1)
+echo "bench-bundle: Debian sid's $ref"
+cp "$merged/lib/modules/$ref/vmlinuz" "$stage/upstream/vmlinuz"
+echo "$ref" >"$stage/upstream/kernel"
+initramfs "$stage/upstream" "$ref" "$merged"
+"$top/tests/vm/reference-root.sh" umount
+rm -rf "$root$work"
+
+cp "$top/tests/bench/bundle/run" "$top/tests/bench/bundle/README" "$top/tests/bench/report.py" "$stage/"
+cp "$top/COPYING" "$stage/licenses/clusterswap.COPYING" 2>/dev/null || true
+chmod +x "$stage/run"
+{
+	echo "clusterswap bench bundle $(sed -n 's/^#define CS_VERSION "\(.*\)"/\1/p' "$top/include/clusterswap/control.h")" \
+		"($(git -C "$top" describe --always --dirty 2>/dev/null || echo "no git"))"
+	echo "built $(date -u +%F)"
+} >"$stage/about"
+
+tar -C "$top/build/bench-bundle" -cf - "$name" | xz -9e -T0 >"$archive"
+size=$(stat -c %s "$archive")
+echo "bench-bundle: $archive, $((size / 1024)) KiB"
+if [ "$size" -gt $((limit_mib << 20)) ]; then
+	echo "bench-bundle: the archive is over $limit_mib MiB"
+	exit 1
+fi
