@@ -46,7 +46,7 @@
 # redirect, as ratios of medians with bootstrap 95% intervals
 # (tests/bench/report.py); every run's
 # raw figures go to build/bench/<line>/runs.tsv, and
-# build/bench/<line>/sys_us_per_page.svg plots the series (gnuplot).  Every
+# build/bench/<line>/sys_us_per_page.svg plots the series (report.py).  Every
 # run verifies its pages; a bad page stops the benchmark.  Last, the si->lock
 # scaling projection that make check-debug measured (build/lock-projection.txt).
 #
@@ -57,7 +57,8 @@
 # (tests/bench/locks.sh); one boot per vCPU count (default -smp 2), its log
 # in build/bench/<line>/locks-smp<N>.log, the table in locks.txt.
 #
-# The guest runs on TCG (software emulation: see tests/vm/run-vm.sh), so the
+# The guest runs on KVM where /dev/kvm boots a stock guest (tests/vm/accel.sh
+# probes it once per host), else on TCG (software emulation), where the
 # absolute figures are far below real hardware; only ratios taken in the same
 # boot on the same workload mean anything.  A guest with more vCPUs than the
 # host's 2 cores exaggerates lock contention (preempted lock holders).
@@ -84,6 +85,11 @@ fi
 kernels=${BENCH_KERNELS:-6.12 6.1}
 [ "$(id -u)" = 0 ] || { echo "make bench: run as root (debootstrap, chroot, QEMU)"; exit 1; }
 t0=$(date +%s)
+# KVM where a stock guest boots with it (probed once per host), else TCG.
+read -r accel accel_why < <("$top/tests/vm/accel.sh")
+export VM_ACCEL=$accel
+host="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) cores"
+echo "bench: accelerator ${accel^^}${accel_why:+ ($accel_why)}; host $host"
 
 # suite_of LINE: the Debian release whose stock kernel the line is.
 suite_of() {
@@ -298,48 +304,18 @@ report_locks() {
 
 # report_line LINE: the figures, the ratios and the plot from LINE's logs.
 report_line() {
-	local out blocks
+	local out
 	out=$(out_of "$1")
 	echo
-	echo "bench: $(cat "$out/kernel" 2>/dev/null || echo "the $1 line"), TCG on $(nproc) host cores; arms interleaved, $([ "$(boots_of "$1")" = arm ] && echo "a boot per arm and round" || echo "in one boot per vCPU count")"
+	echo "bench: $(cat "$out/kernel" 2>/dev/null || echo "the $1 line"), ${accel^^} on $host; arms interleaved, $([ "$(boots_of "$1")" = arm ] && echo "a boot per arm and round" || echo "in one boot per vCPU count")"
 	[ -f "$out/reference" ] && echo "bench: reference arm \"upstream\": $(cat "$out/reference") (Debian sid), booted separately with the same userland"
 	python3 "$top/tests/bench/report.py" "$out" "$out"/smp*.log $(ls "$out"/ref-smp*.log 2>/dev/null) | tee "$out/report.txt"
-	command -v gnuplot >/dev/null || return 0
-	blocks=$(grep -c '^# ' "$out/sys_us_per_page.dat")
-	# The rounds each boot ran, from its logs (a report may join boots run
-	# with different BENCH_ROUNDS).
-	runs=$(sed -n 's/^config .* rounds=\([0-9]*\).*/\1/p' "$out"/smp*.log | sort -un | paste -sd /)
-	upstream=
-	[ -f "$out/reference" ] && upstream=", '' index @I@ using 1:5 with linespoints title 'upstream $(cat "$out/reference") (sid)'"
-	# The passthrough build's arm, where it ran: the data's sixth column.
-	grep -q '^run [^ ]* redirect ' "$out"/smp*.log &&
-		upstream="$upstream, '' index @I@ using 1:6 with linespoints title 'redirect (passthrough build)'"
-	gnuplot <<PLOT && echo "plot: $out/sys_us_per_page.svg"
-set terminal svg size 900,$((360 * blocks)) dynamic
-set output "$out/sys_us_per_page.svg"
-set multiplot layout $blocks,1
-set xlabel "vCPUs"
-set ylabel "system us per page swapped out"
-set key top left
-set logscale x 2
-# Oversubscribed boots (more vCPUs than host cores) cost many times more.
-set logscale y
-$(i=0; grep '^# ' "$out/sys_us_per_page.dat" | while read -r _ name _; do
-	echo "set title \"$1: ${name%:} (median of $runs runs per arm)\""
-	echo "plot '$out/sys_us_per_page.dat' index $i using 1:2 with linespoints title 'unloaded', '' index $i using 1:3 with linespoints title 'off', '' index $i using 1:4 with linespoints title 'on'${upstream//@I@/$i}"
-	i=$((i + 1))
-done)
-unset multiplot
-PLOT
+	echo "plot: $out/sys_us_per_page.svg"
 }
 
 for line in $kernels; do
 	suite_of "$line" >/dev/null || exit 1
 done
-if [ "${BENCH_REPORT_ONLY:-0}" != 1 ]; then
-	command -v gnuplot >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
-		--no-install-recommends gnuplot-nox >/dev/null || echo "bench: no gnuplot: no plot"
-fi
 for line in $kernels; do
 	dir=$(out_of "$line")
 	# BENCH_REPORT_ONLY=1: the report and plot again, from the last run's logs.

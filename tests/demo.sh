@@ -34,7 +34,9 @@ cp "$root/tmp/cs-demo/verifier" "$job/bin/"
 cp "$top/tests/demo/guest.sh" "$job/run.sh"
 
 echo "demo: booting $kver (2 CPUs, 2 GiB) and running the demo in it"
-"$top/tests/vm/run-vm.sh" trixie "$kver" "$job" 900 &
+read -r accel accel_why < <("$top/tests/vm/accel.sh")
+echo "demo: the guest runs on ${accel^^}${accel_why:+ ($accel_why)}"
+VM_ACCEL=$accel "$top/tests/vm/run-vm.sh" trixie "$kver" "$job" 900 &
 vm=$!
 # Show the guest's progress as it writes it.
 touch "$job/out/console.log" 2>/dev/null || true

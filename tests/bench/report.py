@@ -14,7 +14,10 @@ to unloaded; on to redirect): the ratio of the medians with a percentile
 bootstrap 95% interval (runs
 resampled within each arm, 4000 times, fixed seed: no network, no numpy).
 An interval that contains 1.0 reads "no difference".  Writes OUTDIR/runs.tsv
-(every run), OUTDIR/summary.tsv, and OUTDIR/sys_us_per_page.dat for the plot.
+(every run), OUTDIR/summary.tsv, OUTDIR/sys_us_per_page.dat and its plot,
+OUTDIR/sys_us_per_page.svg (written here: no gnuplot needed).
+
+  report.py --plot DAT SVG    the plot again from a .dat file alone
 """
 import os
 import random
@@ -79,7 +82,73 @@ def verdict(lo, hi, better):
     return "better" if faster else "worse"
 
 
+def read_dat(path):
+    """The plot data: {workload: (arms, [(smp, [median or None per arm])])}."""
+    blocks, name = {}, None
+    with open(path) as f:
+        for line in f:
+            p = line.split()
+            if not p:
+                continue
+            if p[0] == "#":
+                name = p[1].rstrip(":")
+                blocks[name] = (p[3:], [])
+            elif name:
+                blocks[name][1].append((int(p[0]), [None if v == "NaN" else float(v) for v in p[1:]]))
+    return blocks
+
+
+COLOURS = ("#1f77b4", "#7f7f7f", "#d62728", "#2ca02c", "#ff7f0e")
+
+
+def write_svg(blocks, path, title=""):
+    """One panel per workload: median system us per page against vCPUs,
+    one line per arm that has figures, both axes logarithmic (base 2 for
+    vCPUs)."""
+    import math
+    w, h, left, top, pw, ph = 760, 300, 80, 40, 560, 200
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h * len(blocks)}" '
+           f'font-family="sans-serif" font-size="12">', '<rect width="100%" height="100%" fill="white"/>']
+    for i, (name, (arms, rows)) in enumerate(sorted(blocks.items())):
+        y0 = i * h + top
+        vals = [v for _, vs in rows for v in vs if v]
+        if not vals:
+            continue
+        smps = [s for s, _ in rows]
+        lo, hi = math.log(min(vals) * 0.9), math.log(max(vals) * 1.1)
+        xlo, xhi = math.log2(min(smps)), math.log2(max(smps))
+        def px(s):
+            return left + (pw * (math.log2(s) - xlo) / (xhi - xlo) if xhi > xlo else pw / 2)
+        def py(v):
+            return y0 + ph - ph * (math.log(v) - lo) / (hi - lo)
+        out.append(f'<text x="{left}" y="{y0 - 14}" font-weight="bold">{name}{title}</text>')
+        out.append(f'<rect x="{left}" y="{y0}" width="{pw}" height="{ph}" fill="none" stroke="black"/>')
+        for s in smps:
+            out.append(f'<text x="{px(s):.1f}" y="{y0 + ph + 16}" text-anchor="middle">{s}</text>')
+        out.append(f'<text x="{left + pw / 2}" y="{y0 + ph + 32}" text-anchor="middle">vCPUs</text>')
+        for k in range(5):
+            v = math.exp(lo + (hi - lo) * k / 4)
+            out.append(f'<text x="{left - 6}" y="{py(v) + 4:.1f}" text-anchor="end">{v:.3g}</text>')
+        out.append(f'<text x="16" y="{y0 + ph / 2}" transform="rotate(-90 16 {y0 + ph / 2})" '
+                   'text-anchor="middle">system us per page out</text>')
+        for j, arm in enumerate(arms):
+            pts = [(px(s), py(vs[j])) for s, vs in rows if j < len(vs) and vs[j]]
+            if not pts:
+                continue
+            c = COLOURS[j % len(COLOURS)]
+            out.append(f'<polyline fill="none" stroke="{c}" stroke-width="2" points="'
+                       + " ".join(f"{x:.1f},{y:.1f}" for x, y in pts) + '"/>')
+            out.extend(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{c}"/>' for x, y in pts)
+            out.append(f'<text x="{left + pw + 12}" y="{y0 + 14 + 16 * j}" fill="{c}">{arm}</text>')
+    out.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(out) + "\n")
+
+
 def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "--plot":
+        write_svg(read_dat(sys.argv[2]), sys.argv[3])
+        return 0
     if len(sys.argv) < 3:
         print(__doc__.strip().splitlines()[2], file=sys.stderr)
         return 2
@@ -148,6 +217,8 @@ def main():
                     vals.append(f"{statistics.median(v):.3f}" if v else "NaN")
                 f.write(f"{smp} {' '.join(vals)}\n")
             f.write("\n\n")
+    write_svg(read_dat(os.path.join(outdir, "sys_us_per_page.dat")),
+              os.path.join(outdir, "sys_us_per_page.svg"))
     # The module's memory, as the guest's debugfs "memory" file and
     # /sys/module/clusterswap/coresize gave it.
     for path in paths:

@@ -13,9 +13,10 @@
 # VM_KERNEL and VM_INITRD (another kernel than the root's, e.g. the debug
 # build: its drivers are built in, so the stock initramfs serves it).
 #
-# TCG, multi-threaded: this machine's KVM (PVM) cannot boot a stock kernel
-# (see ../shared/docs/vm-harness.md).  VM_TCG_THREAD=single: one host thread
-# for all vCPUs.  VM_QEMU, VM_CPU: another emulator, another CPU model.  Exit status: 0 when the guest ran
+# VM_ACCEL=kvm|tcg: the accelerator (default tcg; make bench and make demo
+# pass what accel.sh probed).  TCG is multi-threaded: this project's host's
+# KVM (PVM) cannot boot a stock kernel (see docs/testing.md).
+# VM_TCG_THREAD=single: one host thread for all vCPUs.  VM_QEMU, VM_CPU: another emulator, another CPU model.  Exit status: 0 when the guest ran
 # run.sh to its end (whatever run.sh returned), 1 when it did not.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,9 +53,12 @@ qemu=${VM_QEMU:-$("$here/emulator.sh")}
 # verifier run through zram (180,000 pages swapped out) in an otherwise idle
 # guest: 9.8-10.0 s with "max", 8.2-8.8 s without erms and la57.
 cpu=${VM_CPU:-max,-la57,-erms,-fsrm,-fsrs,-fzrm,-fsrc}
+accel="-accel tcg,thread=${VM_TCG_THREAD:-multi} -cpu $cpu"
+[ "${VM_ACCEL:-tcg}" = kvm ] && accel="-accel kvm -cpu ${VM_CPU:-host}"
 rc=0
+# shellcheck disable=SC2086
 timeout --kill-after=10 "$limit" "$qemu" \
-	-machine q35 -accel "tcg,thread=${VM_TCG_THREAD:-multi}" -cpu "$cpu" -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
+	-machine q35 $accel -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
 	-nodefaults -display none -serial "file:$job/serial.log" -monitor none -no-reboot \
 	-kernel "${VM_KERNEL:-$root/boot/vmlinuz-$kver}" -initrd "$initrd" -append "$cmdline" \
 	-virtfs "local,path=${VM_ROOT:-$root},mount_tag=root,security_model=passthrough,readonly=on,id=root" \
