@@ -222,12 +222,15 @@ fi
 if [ "$mode" = all ] && [ "${CHECK_BUNDLE:-1}" = 1 ]; then
 	section "bench bundle"
 	t_bundle=$(date +%s)
-	while read -r line; do
+	bundle_result=
+	while IFS= read -r line; do
 		case $line in
-		PASS\ * | FAIL\ *) result "$line" ;;
+		PASS\ * | FAIL\ *) result "$line"; bundle_result=1 ;;
 		*) echo "$line" ;;
 		esac
 	done < <("$top/tests/bench/bundle-check.sh" 2>&1)
+	[ -n "$bundle_result" ] ||
+		result "FAIL host/bench_bundle_runs_from_a_fresh_folder_without_qemu: no result: the check stopped before reporting (above)"
 	times="$times
   bench bundle: $(mmss $(( $(date +%s) - t_bundle )))"
 fi

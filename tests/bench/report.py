@@ -146,7 +146,10 @@ def write_svg(blocks, path, title=""):
 
 
 def main():
-    if len(sys.argv) == 4 and sys.argv[1] == "--plot":
+    if sys.argv[1:2] == ["--plot"]:
+        if len(sys.argv) != 4:
+            print("usage: report.py --plot DAT SVG", file=sys.stderr)
+            return 2
         write_svg(read_dat(sys.argv[2]), sys.argv[3])
         return 0
     if len(sys.argv) < 3:

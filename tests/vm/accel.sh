@@ -38,7 +38,7 @@ if [ ! -s "$answer" ]; then
 		[ "$(cat "$job/out/rc" 2>/dev/null)" = 0 ]; then
 		echo kvm >"$answer"
 	else
-		echo "tcg /dev/kvm did not boot Debian 13's kernel (probed $(date -u +%F))" >"$answer"
+		echo "tcg /dev/kvm did not boot Debian 13's kernel (probed $(date -u +%F); remove $answer to probe again)" >"$answer"
 	fi
 	rm -rf "$job"
 fi
