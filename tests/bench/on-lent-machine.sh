@@ -11,7 +11,8 @@
 # runs are the bundle's small size, so that each vCPU count gets several
 # rounds.  Environment: LENT_SMP (default 16,8,4), LENT_SECONDS (the
 # bundle's --seconds, default 330), LENT_LIMIT (the whole run's limit,
-# default 480 s).
+# default 480 s).  $OUT ends with three files: run.log, host.txt and
+# all.tar.gz (everything, the results folder included).
 set -eu
 archive=${1:-build/clusterswap-bench.tar.xz}
 : "${OUT:?OUT: where the results go}"
@@ -50,4 +51,9 @@ timeout "${LENT_LIMIT:-480}" "$run" --smp "${LENT_SMP:-16,8,4}" --rounds 30 \
 echo "rc $rc" >>"$OUT/run.log"
 tail -n 80 "$OUT/run.log"
 rm -rf "$work"
+# The device tool brings back only a few files: everything in one archive,
+# beside the two a reader wants first.
+tar -czf "$work.tar.gz" -C "$OUT" .
+find "$OUT" -mindepth 1 -maxdepth 1 ! -name run.log ! -name host.txt -exec rm -rf {} +
+mv "$work.tar.gz" "$OUT/all.tar.gz"
 exit $rc
