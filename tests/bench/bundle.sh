@@ -109,10 +109,7 @@ initramfs() {
 echo "bench-bundle: Debian 13's $kver"
 cp "$root/boot/vmlinuz-$kver" "$stage/6.12/vmlinuz"
 echo "$kver" >"$stage/6.12/kernel"
-cp "$ko" "$stage/6.12/clusterswap.ko"
-cp "$ko_pass" "$stage/6.12/clusterswap-passthrough.ko"
-initramfs "$stage/6.12" "$kver" "$root" "$stage/6.12/clusterswap.ko" "$stage/6.12/clusterswap-passthrough.ko"
-rm "$stage/6.12/clusterswap.ko" "$stage/6.12/clusterswap-passthrough.ko"
+initramfs "$stage/6.12" "$kver" "$root" "$ko" "$ko_pass"
 
 read -r ref merged < <("$top/tests/vm/reference-root.sh" mount | tail -n 1)
 echo "bench-bundle: Debian sid's $ref"
