@@ -9,16 +9,23 @@
 #              and the firmware a -kernel boot reads
 #   6.12/      Debian 13's stock kernel, and an initramfs with busybox,
 #              zram's and brd's modules, clusterswap.ko and the passthrough
-#              build, the workloads (verifier, pageout: static) and
-#              tests/bench/guest.sh as the guest's run.sh
+#              build, the workloads (verifier, pageout: static),
+#              tests/bench/guest.sh as the guest's run.sh, and Debian 13's
+#              perf with every library it loads (./run --profile)
 #   upstream/  Debian sid's kernel (7.x, upstream's own allocator:
 #              tests/vm/reference-root.sh), its initramfs the same without
 #              the module
 #   run, README, report.py, about
 #
+# Beside each kernel, "pvh": where its compressed vmlinux starts in the
+# bzImage and how long it is uncompressed, and qemu/ holds zstd: a host
+# whose KVM cannot run the bzImage's decompressor boots the vmlinux that
+# ./run unpacks from it, through its PVH entry point (tests/bench/bundle/run
+# says why).
+#
 # The workloads, the guest's bench script, the arms' rotation and the report
 # are make bench's own files, copied: the bundle measures what make bench
-# measures.  Fails if the archive is over 48 MiB.
+# measures.  Fails if the archive is over 56 MiB.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
@@ -26,7 +33,7 @@ export CLUSTERSWAP_CACHE=$cache
 name=clusterswap-bench
 stage=$top/build/bench-bundle/$name
 archive=$top/build/$name.tar.xz
-limit_mib=48
+limit_mib=56
 [ "$(id -u)" = 0 ] || { echo "bench-bundle: run as root (debootstrap, chroot)"; exit 1; }
 
 "$top/tests/vm/mkroot.sh" trixie
@@ -58,6 +65,60 @@ done
 cp "$root/usr/share/doc/libc6/copyright" "$stage/licenses/libc6.copyright"
 cp "$root/usr/share/doc/busybox-static/copyright" "$stage/licenses/busybox.copyright" 2>/dev/null || true
 "$qemu_wrapper" --version | head -n 1 >"$stage/qemu/version"
+cp "$root/usr/bin/zstd" "$stage/qemu/"
+"$ld" --library-path "$libpath" --list "$root/usr/bin/zstd" |
+	awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
+	[ -e "$stage/qemu/lib/$(basename "$lib")" ] || cp -L "$lib" "$stage/qemu/lib/"
+done
+
+# pvh VMLINUZ DIR: DIR/pvh ("OFFSET SIZE") when VMLINUZ's payload is a zstd
+# frame that unpacks to an ELF vmlinux.
+pvh() {
+	local off tmp
+	off=$(grep -abo -m 1 $'\x28\xb5\x2f\xfd' "$1" | head -n 1 | cut -d: -f1)
+	[ -n "$off" ] || return 0
+	tmp=$(mktemp)
+	# zstd stops at the decompressor's code after the frame, with an error.
+	tail -c +"$((off + 1))" "$1" | chroot "$root" zstd -dcq >"$tmp" 2>/dev/null || true
+	[ "$(head -c 4 "$tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] &&
+		echo "$off $(stat -c %s "$tmp")" >"$2/pvh"
+	rm -f "$tmp"
+}
+
+# perf, for ./run --profile: Debian 13's linux-perf and what the root lacks
+# of its dependencies, unpacked beside the root (which holds only what
+# mkroot.sh put there), kept while the root's recipe stands.
+perf_dir=$cache/perf
+stamp=$(cat "$root/.clusterswap-recipe")
+if [ ! -x "$perf_dir/unpacked/usr/bin/perf" ] || [ "$(cat "$perf_dir/.root-recipe" 2>/dev/null)" != "$stamp" ]; then
+	echo "bench-bundle: linux-perf from the trixie root's suite into $perf_dir"
+	rm -rf "$perf_dir"
+	mkdir -p "$perf_dir/unpacked"
+	chroot "$root" apt-get clean
+	chroot "$root" apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -d -y -qq \
+		--no-install-recommends linux-perf >/dev/null
+	for deb in "$root"/var/cache/apt/archives/*.deb; do
+		dpkg -x "$deb" "$perf_dir/unpacked"
+	done
+	chroot "$root" apt-get clean
+	echo "$stamp" >"$perf_dir/.root-recipe"
+fi
+cp "$perf_dir/unpacked/usr/share/doc/linux-perf/copyright" "$stage/licenses/linux-perf.copyright"
+perf_libpath=$perf_dir/unpacked/usr/lib/x86_64-linux-gnu:$perf_dir/unpacked/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu
+
+# add_perf DIR: perf at DIR/usr/bin, its libraries and the loader where
+# perf's own paths name them.
+add_perf() {
+	mkdir -p "$1/usr/bin" "$1/lib/x86_64-linux-gnu" "$1/lib64"
+	cp "$perf_dir/unpacked/usr/bin/perf" "$1/usr/bin/perf"
+	cp -L "$ld" "$1/lib64/ld-linux-x86-64.so.2"
+	"$ld" --library-path "$perf_libpath" --list "$perf_dir/unpacked/usr/bin/perf" |
+		awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
+		cp -L "$lib" "$1/lib/x86_64-linux-gnu/"
+	done
+	strip --strip-unneeded "$1/lib/x86_64-linux-gnu/"*.so* 2>/dev/null || true
+}
 
 # The module builds and the workloads, as make bench builds them.
 echo "bench-bundle: clusterswap.ko, the passthrough build and the workloads for $kver"
@@ -71,11 +132,12 @@ for p in verifier pageout; do
 	chroot "$root" gcc -O2 -static -pthread -o "$work/$p" "$work/$p.c"
 done
 
-# initramfs DIR KVER MODROOT [KO...]: DIR/initramfs.cpio for kernel KVER,
-# its modules (zram, brd and what they need) from MODROOT.
+# initramfs DIR KVER MODROOT PERF [KO...]: DIR/initramfs.cpio for kernel
+# KVER, its modules (zram, brd and what they need) from MODROOT, with perf
+# if PERF is 1.
 initramfs() {
-	local dir=$1 k=$2 modroot=$3 tmp path name
-	shift 3
+	local dir=$1 k=$2 modroot=$3 perf=$4 tmp path name
+	shift 4
 	# In the root: its depmod writes modules.dep (the host may have none).
 	tmp=$(mktemp -d -p "$root/tmp")
 	mkdir -p "$tmp"/{bin,dev,proc,sys,tmp,job/bin,lib/modules/$k}
@@ -86,6 +148,7 @@ initramfs() {
 	cp "$top/tests/guest/lib.sh" "$top/tests/bench/arms.sh" "$tmp/job/"
 	cp "$root$work/verifier" "$root$work/pageout" "$tmp/job/bin/"
 	[ $# = 0 ] || cp "$@" "$tmp/job/"
+	[ "$perf" = 0 ] || add_perf "$tmp"
 	for ko in "$tmp"/job/*.ko; do
 		[ -e "$ko" ] && strip --strip-debug "$ko"
 	done
@@ -109,13 +172,15 @@ initramfs() {
 echo "bench-bundle: Debian 13's $kver"
 cp "$root/boot/vmlinuz-$kver" "$stage/6.12/vmlinuz"
 echo "$kver" >"$stage/6.12/kernel"
-initramfs "$stage/6.12" "$kver" "$root" "$ko" "$ko_pass"
+pvh "$stage/6.12/vmlinuz" "$stage/6.12"
+initramfs "$stage/6.12" "$kver" "$root" 1 "$ko" "$ko_pass"
 
 read -r ref merged < <("$top/tests/vm/reference-root.sh" mount | tail -n 1)
 echo "bench-bundle: Debian sid's $ref"
 cp "$merged/lib/modules/$ref/vmlinuz" "$stage/upstream/vmlinuz"
 echo "$ref" >"$stage/upstream/kernel"
-initramfs "$stage/upstream" "$ref" "$merged"
+pvh "$stage/upstream/vmlinuz" "$stage/upstream"
+initramfs "$stage/upstream" "$ref" "$merged" 0
 "$top/tests/vm/reference-root.sh" umount
 rm -rf "$root$work"
 

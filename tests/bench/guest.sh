@@ -176,18 +176,21 @@ for w in $WORKLOADS; do
 	done
 done
 # PROFILE=1: after the measured rounds, PROFILE_RUNS more runs of each
-# workload in each arm of ARMS_ALL (the order rotated from run to run), under
-# perf record (cpu-clock, every CPU): the symbols that take the time, so that
-# a difference can be traced to code.  Each run's pages swapped out are
-# printed with its samples, so that the report can compare arms per page.
-# Not counted in the figures above: perf itself costs time.
+# workload of PROFILE_WORKLOADS (default: WORKLOADS) in each arm of ARMS_ALL
+# (the order rotated from run to run), under perf record (cpu-clock, every
+# CPU, PROFILE_HZ samples a second, default 2000): the symbols that take the
+# time, so that a difference can be traced to code.  Each run's pages
+# swapped out and the rate are printed with its samples, so that the report
+# can compare arms per page.  Not counted in the figures above: perf itself
+# costs time.
 if [ "${PROFILE:-0}" = 1 ]; then
-	for w in $WORKLOADS; do
+	hz=${PROFILE_HZ:-2000}
+	for w in ${PROFILE_WORKLOADS:-$WORKLOADS}; do
 		device "$w"
 		for run in $(seq 1 "${PROFILE_RUNS:-1}"); do
 			for a in $(arms_of_round "$run" $ARMS_ALL); do
 				arm "$a"
-				perf record -q -a -e cpu-clock -F 2000 -o /tmp/perf.data >/tmp/perf.log 2>&1 &
+				perf record -q -a -e cpu-clock -F "$hz" -o /tmp/perf.data >/tmp/perf.log 2>&1 &
 				perf=$!
 				# perf record -a first reads every task's maps and the
 				# kernel's symbols: seconds under emulation, before its
@@ -206,7 +209,7 @@ if [ "${PROFILE:-0}" = 1 ]; then
 				perf report -q -n -i /tmp/perf.data --stdio --sort dso,sym 2>/dev/null |
 					grep -v '^$' >/tmp/perf.txt
 				echo "profile $w $a: $(awk '{n += $2} END {print n + 0}' /tmp/perf.txt) samples" \
-					"(every CPU, idle included), run $run, $out pages out;" \
+					"(every CPU, idle included), run $run, $out pages out, $hz Hz;" \
 					"symbols of 10 samples or more: share, samples, dso, symbol"
 				awk '$2 + 0 >= 10' /tmp/perf.txt | sed "s/^/profile $w $a |/"
 				seed=$((seed + 1))

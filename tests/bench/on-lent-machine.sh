@@ -5,14 +5,22 @@
 #
 #   tests/bench/on-lent-machine.sh [ARCHIVE]     results under $OUT
 #
-# Unpacks the bundle and runs it at 16, 8 and 4 vCPUs (the most first, so a
-# run cut short still has them), the arms unloaded, on and upstream, and
-# redirect where KVM makes time for it, within a time budget.  Under TCG the
-# runs are the bundle's small size, so that each vCPU count gets several
-# rounds.  Environment: LENT_SMP (default 16,8,4), LENT_SECONDS (the
-# bundle's --seconds, default 330), LENT_LIMIT (the whole run's limit,
-# default 480 s).  $OUT ends with three files: run.log, host.txt and
-# all.tar.gz (everything, the results folder included).
+# Unpacks the bundle and probes KVM with one short run.  Then two runs
+# within the call's time:
+#  - the measurement, the most vCPUs first so that a run cut short still
+#    has them: under KVM at 16, 8, 4 and 1 vCPUs with the arms unloaded,
+#    redirect, on and upstream; under TCG at 16 vCPUs only, with unloaded,
+#    redirect and on, the bundle's small size (its earlier runs there have
+#    upstream at 16, 8 and 4);
+#  - a profile at 16 vCPUs: the arms unloaded, redirect and on under perf,
+#    to say where the time between them goes (both workloads under KVM,
+#    the verifier under TCG).
+# Environment: LENT_SECONDS (the measurement's --seconds, default 240 under
+# KVM, 200 under TCG), LENT_LIMIT (the whole call's limit, default 500 s),
+# LENT_SMP and LENT_PROFILE_SMP (the vCPU counts, for a dry run on a small
+# host).
+# $OUT ends with three files: run.log, host.txt and all.tar.gz (everything,
+# the results folders included).
 set -eu
 archive=${1:-build/clusterswap-bench.tar.xz}
 : "${OUT:?OUT: where the results go}"
@@ -36,19 +44,31 @@ else
 	python3 -c 'import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])' "$archive" "$work"
 fi
 run=$work/clusterswap-bench/run
+t0=$(date +%s)
+left() {
+	echo $((${LENT_LIMIT:-500} - ($(date +%s) - t0)))
+}
 # KVM, if one short boot with it runs a workload.
 if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
 	timeout 120 "$run" --accel kvm --smp 1 --rounds 1 --arms unloaded --workloads pageout \
 		--size small --out "$OUT/kvm-probe" >"$OUT/kvm-probe.log" 2>&1; then
-	set -- --arms unloaded,on,upstream,redirect --accel kvm
+	set -- --accel kvm --smp "${LENT_SMP:-16,8,4,1}" --arms unloaded,redirect,on,upstream \
+		--seconds "${LENT_SECONDS:-240}" --workloads verifier,pageout
+	profile="--accel kvm --profile 1 --workloads verifier,pageout"
 else
-	set -- --arms unloaded,on,upstream --accel tcg --size small
+	set -- --accel tcg --size small --smp "${LENT_SMP:-16}" --arms unloaded,redirect,on \
+		--seconds "${LENT_SECONDS:-200}" --workloads verifier,pageout
+	profile="--accel tcg --size small --profile 1 --workloads verifier"
 fi
 rc=0
-timeout "${LENT_LIMIT:-480}" "$run" --smp "${LENT_SMP:-16,8,4}" --rounds 30 \
-	--seconds "${LENT_SECONDS:-330}" --workloads verifier,pageout --out "$OUT/results" "$@" \
+timeout -k 10 "$(left)" "$run" --rounds 30 --out "$OUT/results" "$@" \
 	>"$OUT/run.log" 2>&1 || rc=$?
 echo "rc $rc" >>"$OUT/run.log"
+if [ "$(left)" -gt 60 ]; then
+	# shellcheck disable=SC2086
+	timeout -k 10 "$(left)" "$run" --smp "${LENT_PROFILE_SMP:-16}" --rounds 1 --arms unloaded,redirect,on $profile \
+		--out "$OUT/profile" >>"$OUT/run.log" 2>&1 || echo "profile: rc $?" >>"$OUT/run.log"
+fi
 tail -n 80 "$OUT/run.log"
 rm -rf "$work"
 # The device tool brings back only a few files: everything in one archive,

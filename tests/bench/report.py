@@ -239,21 +239,22 @@ def main():
 IDLE = {"pv_native_safe_halt", "native_safe_halt", "default_idle", "acpi_safe_halt",
         "cpu_idle_poll", "mwait_idle", "intel_idle", "poll_idle", "default_idle_call"}
 PROFILE_LINE = re.compile(r"profile (\S+) (\S+) \|\s+([\d.]+)%\s+(\d+)\s+(\S+)\s+\[(.)\] (.+)$")
-# A profiled run's first line; older logs have no run number and no pages.
+# A profiled run's first line; older logs have no run number and no pages,
+# and those without a rate sampled at 2000 Hz.
 PROFILE_HEAD = re.compile(r"profile (\S+) (\S+): \d+ samples \(every CPU, idle included\)"
-                          r"(?:, run \d+, (\d+) pages out)?;")
+                          r"(?:, run \d+, (\d+) pages out(?:, (\d+) Hz)?)?;")
 
 
 def report_profiles(path):
     """Per workload, where each arm's time goes: each symbol's busy samples
     (idle left out) per 1000 pages swapped out, summed over the arm's
     profiled runs, and the symbols that grew most from unloaded to on, from
-    unloaded to redirect, and from redirect to on.  At 2000 samples a second
-    a sample is 500 us of one CPU.  Logs from before the runs printed their
+    unloaded to redirect, and from redirect to on.  At H samples a second
+    a sample is 1e6 / H us of one CPU.  Logs from before the runs printed their
     pages (one run per arm) are compared by share of busy samples instead.
     A profile is a few runs: a symbol that moves by a few samples per 1000
     pages is noise."""
-    prof, pages, runs = {}, {}, {}
+    prof, pages, runs, hz = {}, {}, {}, {}
     with open(path) as f:
         for line in f:
             line = line.rstrip("\n")
@@ -266,8 +267,9 @@ def report_profiles(path):
                 continue
             m = PROFILE_HEAD.match(line)
             if m:
-                w, arm, out = m.group(1), m.group(2), m.group(3)
+                w, arm, out, rate = m.groups()
                 runs[(w, arm)] = runs.get((w, arm), 0) + 1
+                hz.setdefault(w, set()).add(int(rate or 2000))
                 if out is not None:
                     pages[(w, arm)] = pages.get((w, arm), 0) + int(out)
     for w, arms in prof.items():
@@ -275,7 +277,9 @@ def report_profiles(path):
         if "unloaded" not in present or "on" not in present:
             continue
         busy = {a: sum(n for (d, s), n in arms[a].items() if s not in IDLE) for a in present}
-        per_page = all(pages.get((w, a)) for a in present)
+        # Runs at different rates do not add up sample for sample.
+        per_page = all(pages.get((w, a)) for a in present) and len(hz.get(w, ())) == 1
+        us = 1e6 / min(hz.get(w, {2000}))
         if per_page:
             unit = "samples per 1000 pages out"
             val = {a: {k: 1000.0 * n / pages[(w, a)] for k, n in arms[a].items() if k[1] not in IDLE}
@@ -292,7 +296,7 @@ def report_profiles(path):
         if per_page:
             print("  busy samples: " + ", ".join(
                 f"{a} {busy[a]} for {pages[(w, a)]} pages = {1000.0 * busy[a] / pages[(w, a)]:.1f}"
-                f" ({500.0 * busy[a] / pages[(w, a)]:.1f} us per page)" for a in present))
+                f" ({us * busy[a] / pages[(w, a)]:.1f} us per page)" for a in present))
         # perf files module symbols under [kernel.kallsyms] when it has
         # no path to the .ko: the module's are the cs_ ones.
         module = {a: sum(v for (d, s), v in val[a].items() if d == "[clusterswap]" or s.startswith("cs_"))
