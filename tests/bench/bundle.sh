@@ -17,12 +17,6 @@
 #              the module
 #   run, README, report.py, about
 #
-# Beside each kernel, "pvh": where its compressed vmlinux starts in the
-# bzImage and how long it is uncompressed, and qemu/ holds zstd: a host
-# whose KVM cannot run the bzImage's decompressor boots the vmlinux that
-# ./run unpacks from it, through its PVH entry point (tests/bench/bundle/run
-# says why).
-#
 # The workloads, the guest's bench script, the arms' rotation and the report
 # are make bench's own files, copied: the bundle measures what make bench
 # measures.  Fails if the archive is over 56 MiB.
@@ -65,25 +59,6 @@ done
 cp "$root/usr/share/doc/libc6/copyright" "$stage/licenses/libc6.copyright"
 cp "$root/usr/share/doc/busybox-static/copyright" "$stage/licenses/busybox.copyright" 2>/dev/null || true
 "$qemu_wrapper" --version | head -n 1 >"$stage/qemu/version"
-cp "$root/usr/bin/zstd" "$stage/qemu/"
-"$ld" --library-path "$libpath" --list "$root/usr/bin/zstd" |
-	awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
-	[ -e "$stage/qemu/lib/$(basename "$lib")" ] || cp -L "$lib" "$stage/qemu/lib/"
-done
-
-# pvh VMLINUZ DIR: DIR/pvh ("OFFSET SIZE") when VMLINUZ's payload is a zstd
-# frame that unpacks to an ELF vmlinux.
-pvh() {
-	local off tmp
-	off=$(grep -abo -m 1 $'\x28\xb5\x2f\xfd' "$1" | head -n 1 | cut -d: -f1)
-	[ -n "$off" ] || return 0
-	tmp=$(mktemp)
-	# zstd stops at the decompressor's code after the frame, with an error.
-	tail -c +"$((off + 1))" "$1" | chroot "$root" zstd -dcq >"$tmp" 2>/dev/null || true
-	[ "$(head -c 4 "$tmp" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] &&
-		echo "$off $(stat -c %s "$tmp")" >"$2/pvh"
-	rm -f "$tmp"
-}
 
 # perf, for ./run --profile: Debian 13's linux-perf and what the root lacks
 # of its dependencies, unpacked beside the root (which holds only what
@@ -172,14 +147,12 @@ initramfs() {
 echo "bench-bundle: Debian 13's $kver"
 cp "$root/boot/vmlinuz-$kver" "$stage/6.12/vmlinuz"
 echo "$kver" >"$stage/6.12/kernel"
-pvh "$stage/6.12/vmlinuz" "$stage/6.12"
 initramfs "$stage/6.12" "$kver" "$root" 1 "$ko" "$ko_pass"
 
 read -r ref merged < <("$top/tests/vm/reference-root.sh" mount | tail -n 1)
 echo "bench-bundle: Debian sid's $ref"
 cp "$merged/lib/modules/$ref/vmlinuz" "$stage/upstream/vmlinuz"
 echo "$ref" >"$stage/upstream/kernel"
-pvh "$stage/upstream/vmlinuz" "$stage/upstream"
 initramfs "$stage/upstream" "$ref" "$merged" 0
 "$top/tests/vm/reference-root.sh" umount
 rm -rf "$root$work"

@@ -181,16 +181,20 @@ done
 # CPU, PROFILE_HZ samples a second, default 2000): the symbols that take the
 # time, so that a difference can be traced to code.  Each run's pages
 # swapped out and the rate are printed with its samples, so that the report
-# can compare arms per page.  Not counted in the figures above: perf itself
+# can compare arms per page.  PROFILE_CALLERS=SYMBOL: the runs also record
+# call chains, and each prints the chains that lead to SYMBOL (a lock's slow
+# path: whose lock it is).  Not counted in the figures above: perf itself
 # costs time.
 if [ "${PROFILE:-0}" = 1 ]; then
 	hz=${PROFILE_HZ:-2000}
+	graph=
+	[ -z "${PROFILE_CALLERS:-}" ] || graph=-g
 	for w in ${PROFILE_WORKLOADS:-$WORKLOADS}; do
 		device "$w"
 		for run in $(seq 1 "${PROFILE_RUNS:-1}"); do
 			for a in $(arms_of_round "$run" $ARMS_ALL); do
 				arm "$a"
-				perf record -q -a -e cpu-clock -F "$hz" -o /tmp/perf.data >/tmp/perf.log 2>&1 &
+				perf record -q -a $graph -e cpu-clock -F "$hz" -o /tmp/perf.data >/tmp/perf.log 2>&1 &
 				perf=$!
 				# perf record -a first reads every task's maps and the
 				# kernel's symbols: seconds under emulation, before its
@@ -206,12 +210,18 @@ if [ "${PROFILE:-0}" = 1 ]; then
 				rc=$?
 				[ $rc = 0 ] || [ $rc = 130 ] ||
 					{ echo "bench: perf record failed (exit $rc): $(tail -n 3 /tmp/perf.log)"; exit 1; }
-				perf report -q -n -i /tmp/perf.data --stdio --sort dso,sym 2>/dev/null |
+				perf report -q -n -i /tmp/perf.data --stdio --no-children --sort dso,sym 2>/dev/null |
 					grep -v '^$' >/tmp/perf.txt
 				echo "profile $w $a: $(awk '{n += $2} END {print n + 0}' /tmp/perf.txt) samples" \
 					"(every CPU, idle included), run $run, $out pages out, $hz Hz;" \
 					"symbols of 10 samples or more: share, samples, dso, symbol"
 				awk '$2 + 0 >= 10' /tmp/perf.txt | sed "s/^/profile $w $a |/"
+				if [ -n "$graph" ]; then
+					echo "callers $w $a: the chains to $PROFILE_CALLERS, 1% and more of its samples"
+					perf report -q -i /tmp/perf.data --stdio --no-children --sort sym \
+						--symbols "$PROFILE_CALLERS" --max-stack 6 -g fractal,1,callee 2>/dev/null |
+						grep -v "^$" | head -n 150 | sed "s/^/callers $w $a |/"
+				fi
 				seed=$((seed + 1))
 			done
 		done
