@@ -42,16 +42,24 @@ qemu_wrapper=$("$top/tests/vm/emulator.sh")
 unpacked=$cache/emulator/unpacked
 ld=$root/usr/lib64/ld-linux-x86-64.so.2
 libpath=$unpacked/usr/lib/x86_64-linux-gnu:$unpacked/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu
+
+# copy_libs BINARY LIBPATH DIR: every shared library the loader finds for
+# BINARY along LIBPATH, into DIR, stripped.
+copy_libs() {
+	"$ld" --library-path "$2" --list "$1" |
+		awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
+		cp -L "$lib" "$3/"
+	done
+	strip --strip-unneeded "$3/"*.so* 2>/dev/null || true
+}
+
 cp "$unpacked/usr/bin/qemu-system-x86_64" "$stage/qemu/"
 cp -L "$ld" "$stage/qemu/ld-linux-x86-64.so.2"
-"$ld" --library-path "$libpath" --list "$unpacked/usr/bin/qemu-system-x86_64" |
-	awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
-	cp -L "$lib" "$stage/qemu/lib/"
-done
+copy_libs "$unpacked/usr/bin/qemu-system-x86_64" "$libpath" "$stage/qemu/lib"
 for f in seabios/bios-256k.bin qemu/linuxboot_dma.bin qemu/kvmvapic.bin; do
 	cp -L "$unpacked/usr/share/$f" "$stage/qemu/share/"
 done
-strip --strip-unneeded "$stage/qemu/qemu-system-x86_64" "$stage/qemu/lib/"*.so* 2>/dev/null || true
+strip --strip-unneeded "$stage/qemu/qemu-system-x86_64" 2>/dev/null || true
 for pkg in qemu-system-x86 qemu-system-common qemu-system-data seabios; do
 	[ -f "$unpacked/usr/share/doc/$pkg/copyright" ] &&
 		cp "$unpacked/usr/share/doc/$pkg/copyright" "$stage/licenses/$pkg.copyright"
@@ -88,11 +96,7 @@ add_perf() {
 	mkdir -p "$1/usr/bin" "$1/lib/x86_64-linux-gnu" "$1/lib64"
 	cp "$perf_dir/unpacked/usr/bin/perf" "$1/usr/bin/perf"
 	cp -L "$ld" "$1/lib64/ld-linux-x86-64.so.2"
-	"$ld" --library-path "$perf_libpath" --list "$perf_dir/unpacked/usr/bin/perf" |
-		awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
-		cp -L "$lib" "$1/lib/x86_64-linux-gnu/"
-	done
-	strip --strip-unneeded "$1/lib/x86_64-linux-gnu/"*.so* 2>/dev/null || true
+	copy_libs "$perf_dir/unpacked/usr/bin/perf" "$perf_libpath" "$1/lib/x86_64-linux-gnu"
 }
 
 # The module builds and the workloads, as make bench builds them.
