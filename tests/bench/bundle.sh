@@ -11,7 +11,7 @@
 #              zram's and brd's modules, clusterswap.ko and the passthrough
 #              build, the workloads (verifier, pageout: static),
 #              tests/bench/guest.sh as the guest's run.sh, and Debian 13's
-#              perf with every library it loads (./run --profile)
+#              perf with every library it links (./run --profile)
 #   upstream/  Debian sid's kernel (7.x, upstream's own allocator:
 #              tests/vm/reference-root.sh), its initramfs the same without
 #              the module
@@ -43,11 +43,19 @@ unpacked=$cache/emulator/unpacked
 ld=$root/usr/lib64/ld-linux-x86-64.so.2
 libpath=$unpacked/usr/lib/x86_64-linux-gnu:$unpacked/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu
 
-# copy_libs BINARY LIBPATH DIR: every shared library the loader finds for
-# BINARY along LIBPATH, into DIR, stripped.
+# copy_libs BINARY LIBPATH DIR: every shared library BINARY links, as the
+# loader finds it along LIBPATH, into DIR, stripped.  Fails on a library
+# the loader does not find there (it would fail only on the host that runs
+# the bundle).
 copy_libs() {
-	"$ld" --library-path "$2" --list "$1" |
-		awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
+	local list
+	list=$("$ld" --library-path "$2" --list "$1")
+	if echo "$list" | grep -q 'not found'; then
+		echo "bench-bundle: $(basename "$1") needs libraries that are not in $2:" >&2
+		echo "$list" | grep 'not found' >&2
+		return 1
+	fi
+	echo "$list" | awk '$2 == "=>" && $3 ~ /^\// {print $3}' | while read -r lib; do
 		cp -L "$lib" "$3/"
 	done
 	strip --strip-unneeded "$3/"*.so* 2>/dev/null || true
@@ -82,9 +90,11 @@ if [ ! -x "$perf_dir/unpacked/usr/bin/perf" ] || [ "$(cat "$perf_dir/.root-recip
 	DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -d -y -qq \
 		--no-install-recommends linux-perf >/dev/null
 	for deb in "$root"/var/cache/apt/archives/*.deb; do
-		dpkg -x "$deb" "$perf_dir/unpacked"
+		[ -e "$deb" ] && dpkg -x "$deb" "$perf_dir/unpacked"
 	done
 	chroot "$root" apt-get clean
+	[ -x "$perf_dir/unpacked/usr/bin/perf" ] ||
+		{ echo "bench-bundle: apt-get fetched no linux-perf into $perf_dir"; exit 1; }
 	echo "$stamp" >"$perf_dir/.root-recipe"
 fi
 cp "$perf_dir/unpacked/usr/share/doc/linux-perf/copyright" "$stage/licenses/linux-perf.copyright"

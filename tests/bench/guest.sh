@@ -183,8 +183,9 @@ done
 # swapped out and the rate are printed with its samples, so that the report
 # can compare arms per page.  PROFILE_CALLERS=SYMBOL: the runs also record
 # call chains, and each prints the chains that lead to SYMBOL (a lock's slow
-# path: whose lock it is).  Not counted in the figures above: perf itself
-# costs time.
+# path: whose lock it is).  cpu-clock samples from a timer interrupt, so
+# time spent with interrupts off is charged where they come back on.  Not
+# counted in the figures above: perf itself costs time.
 if [ "${PROFILE:-0}" = 1 ]; then
 	hz=${PROFILE_HZ:-2000}
 	graph=
@@ -194,7 +195,8 @@ if [ "${PROFILE:-0}" = 1 ]; then
 		for run in $(seq 1 "${PROFILE_RUNS:-1}"); do
 			for a in $(arms_of_round "$run" $ARMS_ALL); do
 				arm "$a"
-				perf record -q -a $graph -e cpu-clock -F "$hz" -o /tmp/perf.data >/tmp/perf.log 2>&1 &
+				# -N: no build-id cache in the guest's memory.
+				perf record -q -N -a $graph -e cpu-clock -F "$hz" -o /tmp/perf.data >/tmp/perf.log 2>&1 &
 				perf=$!
 				# perf record -a first reads every task's maps and the
 				# kernel's symbols: seconds under emulation, before its
@@ -210,7 +212,7 @@ if [ "${PROFILE:-0}" = 1 ]; then
 				rc=$?
 				[ $rc = 0 ] || [ $rc = 130 ] ||
 					{ echo "bench: perf record failed (exit $rc): $(tail -n 3 /tmp/perf.log)"; exit 1; }
-				perf report -q -n -i /tmp/perf.data --stdio --no-children --sort dso,sym 2>/dev/null |
+				perf report -q -n -i /tmp/perf.data --stdio --no-children -g none --sort dso,sym 2>/dev/null |
 					grep -v '^$' >/tmp/perf.txt
 				echo "profile $w $a: $(awk '{n += $2} END {print n + 0}' /tmp/perf.txt) samples" \
 					"(every CPU, idle included), run $run, $out pages out, $hz Hz;" \
@@ -219,9 +221,14 @@ if [ "${PROFILE:-0}" = 1 ]; then
 				if [ -n "$graph" ]; then
 					echo "callers $w $a: the chains to $PROFILE_CALLERS, 1% and more of its samples"
 					perf report -q -i /tmp/perf.data --stdio --no-children --sort sym \
-						--symbols "$PROFILE_CALLERS" --max-stack 6 -g fractal,1,callee 2>/dev/null |
-						grep -v "^$" | head -n 150 | sed "s/^/callers $w $a |/"
+						--symbols "$PROFILE_CALLERS" --max-stack 6 -g fractal,1,callee \
+						>/tmp/callers.txt 2>/tmp/perf.log ||
+						echo "perf report failed: $(tail -n 3 /tmp/perf.log)" >/tmp/callers.txt
+					grep -q . /tmp/callers.txt || echo "(no samples)" >/tmp/callers.txt
+					grep -v "^$" /tmp/callers.txt | head -n 150 | sed "s/^/callers $w $a |/"
 				fi
+				# tmpfs: the guest's memory, which the next run swaps.
+				rm -f /tmp/perf.data /tmp/perf.data.old /tmp/perf.txt /tmp/callers.txt
 				seed=$((seed + 1))
 			done
 		done

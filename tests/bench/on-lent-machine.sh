@@ -16,7 +16,8 @@
 #    to say where the time between them goes (both workloads under KVM,
 #    the verifier under TCG).
 # Environment: LENT_SECONDS (the measurement's --seconds, default 240 under
-# KVM, 200 under TCG), LENT_LIMIT (the whole call's limit, default 500 s),
+# KVM, 200 under TCG), LENT_LIMIT (the limit of the probe and the two runs,
+# default 500 s; unpacking and packing the results come on top),
 # LENT_SMP and LENT_PROFILE_SMP (the vCPU counts, for a dry run on a small
 # host).
 # $OUT ends with three files: run.log, host.txt and all.tar.gz (everything,
@@ -45,8 +46,12 @@ else
 fi
 run=$work/clusterswap-bench/run
 t0=$(date +%s)
+# left [RESERVE]: seconds of LENT_LIMIT left, less RESERVE; at least 1
+# (timeout 0 would mean no limit).
 left() {
-	echo $((${LENT_LIMIT:-500} - ($(date +%s) - t0)))
+	_l=$((${LENT_LIMIT:-500} - ($(date +%s) - t0) - ${1:-0}))
+	[ "$_l" -gt 0 ] || _l=1
+	echo "$_l"
 }
 # KVM, if one short boot with it runs a workload.
 if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
@@ -55,13 +60,17 @@ if [ -r /dev/kvm ] && [ -w /dev/kvm ] &&
 	set -- --accel kvm --smp "${LENT_SMP:-16,8,4,1}" --arms unloaded,redirect,on,upstream \
 		--seconds "${LENT_SECONDS:-240}" --workloads verifier,pageout
 	profile="--accel kvm --profile 1 --workloads verifier,pageout"
+	reserve=180
 else
 	set -- --accel tcg --size small --smp "${LENT_SMP:-16}" --arms unloaded,redirect,on \
 		--seconds "${LENT_SECONDS:-200}" --workloads verifier,pageout
 	profile="--accel tcg --size small --profile 1 --workloads verifier"
+	reserve=120
 fi
 rc=0
-timeout -k 10 "$(left)" "$run" --rounds 30 --out "$OUT/results" "$@" \
+# The measurement leaves the profile its reserve: a boot, one round of
+# each arm, and a profiled run of each (perf needs 10 s to start in each).
+timeout -k 10 "$(left "$reserve")" "$run" --rounds 30 --out "$OUT/results" "$@" \
 	>"$OUT/run.log" 2>&1 || rc=$?
 echo "rc $rc" >>"$OUT/run.log"
 if [ "$(left)" -gt 60 ]; then
