@@ -41,7 +41,12 @@ mkdir -p "$stage"/{qemu/lib,qemu/share,6.12,upstream,licenses}
 qemu_wrapper=$("$top/tests/vm/emulator.sh")
 unpacked=$cache/emulator/unpacked
 ld=$root/usr/lib64/ld-linux-x86-64.so.2
-libpath=$unpacked/usr/lib/x86_64-linux-gnu:$unpacked/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu
+
+# libpath_with DIR: the loader's search path for packages unpacked in DIR
+# that run with the trixie root's C library.
+libpath_with() {
+	echo "$1/usr/lib/x86_64-linux-gnu:$1/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu"
+}
 
 # copy_libs BINARY LIBPATH DIR: every shared library BINARY links, as the
 # loader finds it along LIBPATH, into DIR, stripped.  Fails on a library
@@ -63,7 +68,7 @@ copy_libs() {
 
 cp "$unpacked/usr/bin/qemu-system-x86_64" "$stage/qemu/"
 cp -L "$ld" "$stage/qemu/ld-linux-x86-64.so.2"
-copy_libs "$unpacked/usr/bin/qemu-system-x86_64" "$libpath" "$stage/qemu/lib"
+copy_libs "$unpacked/usr/bin/qemu-system-x86_64" "$(libpath_with "$unpacked")" "$stage/qemu/lib"
 for f in seabios/bios-256k.bin qemu/linuxboot_dma.bin qemu/kvmvapic.bin; do
 	cp -L "$unpacked/usr/share/$f" "$stage/qemu/share/"
 done
@@ -98,7 +103,6 @@ if [ ! -x "$perf_dir/unpacked/usr/bin/perf" ] || [ "$(cat "$perf_dir/.root-recip
 	echo "$stamp" >"$perf_dir/.root-recipe"
 fi
 cp "$perf_dir/unpacked/usr/share/doc/linux-perf/copyright" "$stage/licenses/linux-perf.copyright"
-perf_libpath=$perf_dir/unpacked/usr/lib/x86_64-linux-gnu:$perf_dir/unpacked/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu
 
 # add_perf DIR: perf at DIR/usr/bin, its libraries and the loader where
 # perf's own paths name them.
@@ -106,7 +110,7 @@ add_perf() {
 	mkdir -p "$1/usr/bin" "$1/lib/x86_64-linux-gnu" "$1/lib64"
 	cp "$perf_dir/unpacked/usr/bin/perf" "$1/usr/bin/perf"
 	cp -L "$ld" "$1/lib64/ld-linux-x86-64.so.2"
-	copy_libs "$perf_dir/unpacked/usr/bin/perf" "$perf_libpath" "$1/lib/x86_64-linux-gnu"
+	copy_libs "$perf_dir/unpacked/usr/bin/perf" "$(libpath_with "$perf_dir/unpacked")" "$1/lib/x86_64-linux-gnu"
 }
 
 # The module builds and the workloads, as make bench builds them.

@@ -176,9 +176,9 @@ for w in $WORKLOADS; do
 	done
 done
 # PROFILE=1: after the measured rounds, PROFILE_RUNS more runs of each
-# workload of PROFILE_WORKLOADS (default: WORKLOADS) in each arm of ARMS_ALL
-# (the order rotated from run to run), under perf record (cpu-clock, every
-# CPU, PROFILE_HZ samples a second, default 2000): the symbols that take the
+# workload in each arm of ARMS_ALL (the order rotated from run to run), under
+# perf record (cpu-clock, every CPU, PROFILE_HZ samples a second, default
+# 2000): the symbols that take the
 # time, so that a difference can be traced to code.  Each run's pages
 # swapped out and the rate are printed with its samples, so that the report
 # can compare arms per page.  PROFILE_CALLERS=SYMBOL: the runs also record
@@ -190,7 +190,7 @@ if [ "${PROFILE:-0}" = 1 ]; then
 	hz=${PROFILE_HZ:-2000}
 	graph=
 	[ -z "${PROFILE_CALLERS:-}" ] || graph=-g
-	for w in ${PROFILE_WORKLOADS:-$WORKLOADS}; do
+	for w in $WORKLOADS; do
 		device "$w"
 		for run in $(seq 1 "${PROFILE_RUNS:-1}"); do
 			for a in $(arms_of_round "$run" $ARMS_ALL); do

@@ -279,8 +279,8 @@ def report_profiles(path):
         busy = {a: sum(n for (d, s), n in arms[a].items() if s not in IDLE) for a in present}
         # Runs at different rates do not add up sample for sample.
         per_page = all(pages.get((w, a)) for a in present) and len(hz.get(w, ())) == 1
-        us = 1e6 / min(hz.get(w, {2000}))
         if per_page:
+            (rate,) = hz[w]
             unit = "samples per 1000 pages out"
             val = {a: {k: 1000.0 * n / pages[(w, a)] for k, n in arms[a].items() if k[1] not in IDLE}
                    for a in present}
@@ -296,7 +296,7 @@ def report_profiles(path):
         if per_page:
             print("  busy samples: " + ", ".join(
                 f"{a} {busy[a]} for {pages[(w, a)]} pages = {1000.0 * busy[a] / pages[(w, a)]:.1f}"
-                f" ({us * busy[a] / pages[(w, a)]:.1f} us per page)" for a in present))
+                f" ({1e6 / rate * busy[a] / pages[(w, a)]:.1f} us per page)" for a in present))
         # perf files module symbols under [kernel.kallsyms] when it has
         # no path to the .ko: the module's are the cs_ ones.
         module = {a: sum(v for (d, s), v in val[a].items() if d == "[clusterswap]" or s.startswith("cs_"))
