@@ -26,6 +26,7 @@ skipped=0
 failures=
 skips=
 retries=
+near=
 times=
 t0=$(date +%s)
 
@@ -52,6 +53,115 @@ section() {
 
 . "$top/tests/vm/targets.sh"
 
+# Each part's output and times, while the parts run side by side.
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+
+# check_lanes: how many lanes of guests run side by side (CHECK_LANES=N
+# names the count).  Each guest is emulated on as many host threads as it
+# has vCPUs (2, and 8 for the -smp 8 test for a few minutes), and a guest
+# whose host cores are busy slows down far more than the work it shares
+# them with (the suite's time limits are set for a guest that has its
+# cores): a lane for every 2 cores that were idle when the run began (the
+# load then is other work's), one on a 2-core host, at most 3 (the parts
+# below cannot be split over more).
+check_lanes() {
+	local idle n
+	if [ -n "${CHECK_LANES:-}" ]; then
+		case $CHECK_LANES in
+		[1-9]) echo "$CHECK_LANES"; return 0 ;;
+		*) echo "check: CHECK_LANES='$CHECK_LANES': give a count from 1 to 9" >&2; return 1 ;;
+		esac
+	fi
+	idle=$(awk -v n="$(nproc)" '{ i = n - int($1 + 0.5); print (i < 0 ? 0 : i) }' /proc/loadavg)
+	n=$((idle / 2))
+	[ "$n" -ge 1 ] || n=1
+	[ "$n" -le 3 ] || n=3
+	echo "$n"
+}
+
+# plan_lanes N UNIT...: the units (a build root's suite, or "bundle") of each
+# of N lanes, one line per lane, each lane's in the order given.  The bench
+# bundle builds in the trixie root and fetches perf into it, while the
+# trixie suite boots overlays over that root: the two share a lane.
+plan_lanes() {
+	local n=$1 u next=1
+	local -a lane
+	shift
+	for u in "$@"; do
+		if [ "$n" = 1 ] || [ "$u" = trixie ] || [ "$u" = bundle ]; then
+			lane[0]="${lane[0]:-} $u"
+		else
+			lane[next]="${lane[next]:-} $u"
+			next=$((next % (n - 1) + 1))
+		fi
+	done
+	printf '%s\n' "${lane[@]}"
+}
+
+# run_lane UNIT...: run each unit in turn, its output in $logs/UNIT.log.
+run_lane() {
+	local u
+	for u in "$@"; do
+		date +%s >"$logs/$u.start"
+		if [ "$u" = bundle ]; then
+			"$top/tests/bench/bundle-check.sh" >"$logs/$u.log" 2>&1 &
+		else
+			# shellcheck disable=SC2046
+			"$top/tests/vm/suite.sh" "$u" $(cat "$logs/$u.tests") >"$logs/$u.log" 2>&1 &
+		fi
+		echo $! >"$logs/$u.pid.new"
+		mv "$logs/$u.pid.new" "$logs/$u.pid"
+		wait $! || true
+		date +%s >"$logs/$u.end"
+	done
+}
+
+# unit_name UNIT: how the summary names it.
+unit_name() {
+	if [ "$1" = bundle ]; then echo "bench bundle"; else echo "$1"; fi
+}
+
+# follow_unit UNIT: its output as it comes, counting its results; a unit
+# that stopped early fails each test it did not report.
+follow_unit() {
+	local u=$1 line t seen= reported=
+	while [ ! -s "$logs/$u.pid" ]; do sleep 1; done
+	while IFS= read -r line; do
+		case $line in
+		PASS\ * | FAIL\ * | SKIP\ *)
+			result "$line"
+			reported=1
+			t=${line#* }
+			t=${t%%:*}
+			seen="$seen ${t#*/} "
+			;;
+		suite:\ RETRY:*)
+			echo "$line"
+			retries="$retries $u"
+			;;
+		suite:\ NEAR-LIMIT\ *)
+			echo "$line"
+			near="$near
+  ${line#suite: NEAR-LIMIT }"
+			;;
+		*) echo "$line" ;;
+		esac
+	done < <(tail -n +1 -f --pid="$(cat "$logs/$u.pid")" "$logs/$u.log")
+	while [ ! -s "$logs/$u.end" ]; do sleep 1; done
+	if [ "$u" = bundle ]; then
+		[ -n "$reported" ] ||
+			result "FAIL host/bench_bundle_runs_from_a_fresh_folder_without_qemu: no result: the check stopped before reporting (above)"
+		return 0
+	fi
+	for t in $(cat "$logs/$u.tests"); do
+		case $seen in
+		*" $t "*) ;;
+		*) result "FAIL $u/$t: no result: the suite stopped before reporting it (see above)" ;;
+		esac
+	done
+}
+
 install_host_tools() {
 	local need=
 	command -v qemu-system-x86_64 >/dev/null || need="$need qemu-system-x86"
@@ -72,6 +182,11 @@ install_host_tools() {
 		apt-get install -y -qq --no-install-recommends $need >/dev/null
 }
 
+# Counted before this run loads the host; a bad CHECK_LANES stops the run
+# before it changes anything.
+load_at_start=$(cut -d' ' -f1 /proc/loadavg)
+n_lanes=$(check_lanes) || { echo "0 passed, 1 failed"; exit 2; }
+
 section "host tools and build roots"
 if [ "$(id -u)" != 0 ]; then
 	echo "check: must run as root (debootstrap, chroot, QEMU 9p passthrough)"
@@ -83,12 +198,26 @@ suites=
 for k in $KERNELS; do
 	s=$(target_of "$k") || { echo "0 passed, 1 failed"; exit 1; }
 	suites="$suites $s"
-	if "$top/tests/vm/mkroot.sh" "$s"; then
+done
+# The roots are independent (each its own debootstrap, folder and logs), and
+# a cold run spends most of their time waiting on the mirror: all at once.
+for s in $suites; do
+	"$top/tests/vm/mkroot.sh" "$s" >"$logs/root-$s.log" 2>&1 &
+	echo $! >"$logs/root-$s.pid"
+done
+t_roots=$(date +%s)
+for s in $suites; do
+	rc=0
+	wait "$(cat "$logs/root-$s.pid")" || rc=$?
+	cat "$logs/root-$s.log"
+	if [ "$rc" = 0 ]; then
 		result "PASS root/$s"
 	else
 		result "FAIL root/$s: cannot build the $s build root"
 	fi
 done
+# What a cold run pays and a warm one does not: debootstrap of each root.
+t_roots=$(( $(date +%s) - t_roots ))
 
 section "host: build for every kernel, IBT check"
 for s in $suites; do
@@ -182,64 +311,43 @@ if [ "$mode" = all ]; then
 	fi
 	all_tests=${TESTS:-$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//')}
 	t_vm=$(date +%s)
+	units=
 	for s in $suites; do
-		section "VM: $s"
-		t_suite=$(date +%s)
 		tests=$(target_tests "$s" $all_tests | tr '\n' ' ')
-		[ "$tests" = "$(echo $all_tests) " ] || echo "check: $s runs: $tests(targets.sh)"
 		[ -n "${tests// /}" ] || continue
-		seen=
-		while read -r line; do
-			case $line in
-			PASS\ * | FAIL\ * | SKIP\ *)
-				result "$line"
-				t=${line#* }
-				t=${t%%:*}
-				seen="$seen ${t#*/} "
-				;;
-			suite:\ RETRY:*)
-				echo "$line"
-				retries="$retries $s"
-				;;
-			*) echo "$line" ;;
-			esac
-		done < <("$top/tests/vm/suite.sh" "$s" $tests 2>&1)
-		# A suite that stopped early must not pass for the tests it never ran.
-		for t in $tests; do
-			case $seen in
-			*" $t "*) ;;
-			*) result "FAIL $s/$t: no result: the suite stopped before reporting it (see above)" ;;
-			esac
-		done
-		times="$times
-  $s: $(mmss $(( $(date +%s) - t_suite )))"
+		[ "$tests" = "$(echo $all_tests) " ] || echo "check: $s runs: $tests(targets.sh)"
+		echo "$tests" >"$logs/$s.tests"
+		units="$units $s"
 	done
-fi
-
-# The bench bundle (make bench-bundle): built, unpacked and run once as an
-# unprivileged user with no QEMU on the PATH, so that it cannot rot.
-# CHECK_BUNDLE=0 leaves it out (a partial run for one's own iterations).
-if [ "$mode" = all ] && [ "${CHECK_BUNDLE:-1}" = 1 ]; then
-	section "bench bundle"
-	t_bundle=$(date +%s)
-	bundle_result=
-	while IFS= read -r line; do
-		case $line in
-		PASS\ * | FAIL\ *) result "$line"; bundle_result=1 ;;
-		*) echo "$line" ;;
-		esac
-	done < <("$top/tests/bench/bundle-check.sh" 2>&1)
-	[ -n "$bundle_result" ] ||
-		result "FAIL host/bench_bundle_runs_from_a_fresh_folder_without_qemu: no result: the check stopped before reporting (above)"
-	times="$times
-  bench bundle: $(mmss $(( $(date +%s) - t_bundle )))"
+	# The bench bundle (make bench-bundle): built, unpacked and run once as an
+	# unprivileged user with no QEMU on the PATH, so that it cannot rot.
+	# CHECK_BUNDLE=0 leaves it out (a partial run for one's own iterations).
+	[ "${CHECK_BUNDLE:-1}" = 1 ] && units="$units bundle"
+	echo "check: $(nproc) cores, load $load_at_start when the run began: $n_lanes lane(s) of guests side by side (CHECK_LANES names another count)"
+	lane_pids=
+	while read -r lane; do
+		[ -n "$lane" ] || continue
+		echo "check: one lane runs, in turn:$lane"
+		run_lane $lane &
+		lane_pids="$lane_pids $!"
+	done < <(plan_lanes "$n_lanes" $units)
+	for u in $units; do
+		if [ "$u" = bundle ]; then section "bench bundle"; else section "VM: $u"; fi
+		follow_unit "$u"
+		times="$times
+  $(unit_name "$u"): $(mmss $(( $(cat "$logs/$u.end") - $(cat "$logs/$u.start") )))"
+	done
+	wait $lane_pids
+	[ "$n_lanes" = 1 ] || times="$times
+  all of them, side by side: $(mmss $(( $(date +%s) - t_vm )))"
 fi
 
 section "summary"
 echo "accelerator: TCG, multi-threaded, on $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1), $(nproc) cores (make check stays on TCG: the suite's race windows and time limits are set for it)"
-echo "time: host checks $(mmss $(( ${t_vm:-$(date +%s)} - t0 )))$times"
+echo "time: host checks $(mmss $(( ${t_vm:-$(date +%s)} - t0 ))), of which the build roots $(mmss "$t_roots") (a warm run finds them built)$times"
 [ -n "$skips" ] && echo "skipped:$skips"
 [ -n "$failures" ] && echo "failed:$failures"
+[ -n "$near" ] && echo "over half their time limit (a slower host could time them out):$near"
 [ -n "$retries" ] && echo "boots retried (the stock kernel died before any test ran):$retries"
 echo "took $(( $(date +%s) - t0 ))s ($(mmss $(( $(date +%s) - t0 ))))"
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -1,7 +1,14 @@
 #!/bin/bash
 # make deb: build clusterswap-dkms_<version>_all.deb (the module source for
-# DKMS, no binary) with dh-dkms, into build/.  Installs the packaging tools
-# on this Debian machine when they are missing.  Prints the package's path.
+# DKMS, no binary) with dh-dkms, into build/ or the folder OUTDIR.  Installs
+# the packaging tools on this Debian machine when they are missing.  Prints
+# the package's path.
+#
+#   deb.sh [OUTDIR]
+#
+# The in-VM suites of several kernels may run side by side (check.sh): each
+# builds its package into its own job folder, so none reads a package that
+# another is still writing.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 if ! command -v dh >/dev/null || ! command -v dh_dkms >/dev/null || ! command -v dpkg-buildpackage >/dev/null; then
@@ -19,6 +26,7 @@ trap 'rm -rf "$tmp"' EXIT
 	echo "deb: dpkg-buildpackage failed" >&2
 	exit 1
 }
-mkdir -p "$top/build"
-cp "$tmp"/clusterswap-dkms_"${version}"_all.deb "$top/build/"
-echo "$top/build/clusterswap-dkms_${version}_all.deb"
+out=${1:-$top/build}
+mkdir -p "$out"
+cp "$tmp"/clusterswap-dkms_"${version}"_all.deb "$out/"
+echo "$out/clusterswap-dkms_${version}_all.deb"

@@ -64,7 +64,9 @@ for name in $(cat /job/tests); do
 	else
 		echo "PASS $name" >>"$results"
 	fi
-	echo "=== $name: $(tail -n 1 "$results") ($(( $(date +%s) - start ))s)"
+	used=$(( $(date +%s) - start ))
+	echo "=== $name: $(tail -n 1 "$results") (${used}s)"
+	echo "$name $used $timeout" >>/job/out/times
 	[ "$lockdep_before" = 1 ] && echo "=== $name: lockdep debug_locks $(lockdep_on)"
 	# Leave the next test a clean machine.
 	[ -e "$CS" ] && rmmod clusterswap

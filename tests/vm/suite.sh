@@ -55,8 +55,7 @@ cp "$top/tools/clusterswap-top" "$job/bin/"
 
 # The source tree as users install it (DKMS, the Debian package).
 "$top/tests/ship-tree.sh" "$job/src"
-deb=$("$top/tests/deb.sh" | tail -n 1)
-cp "$deb" "$job/"
+"$top/tests/deb.sh" "$job" >/dev/null
 cp "$top"/tests/guest/lib.sh "$job/"
 cp -a "$top"/tests/guest/specs "$job/"
 # SUITE_SPECS=DIR: more tests, from DIR/*.sh (tests/crashrate.sh's probe).
@@ -216,7 +215,21 @@ run_group() {
 		fi
 	done <"$job/out/results"
 	cat "$job/out/results" >>"$all_results"
+	near_limit
 	rm -f "$job/disk.img"
+}
+
+# near_limit: a line for each test of the last boot that used more than half
+# its time limit ("suite: NEAR-LIMIT line/test: N s of its L s"): check.sh's
+# summary lists them, the tests a slower host could time out.
+near_limit() {
+	local t used lim
+	[ -f "$job/out/times" ] || return 0
+	while read -r t used lim; do
+		if [ $((used * 2)) -gt "$lim" ]; then
+			echo "suite: NEAR-LIMIT $label/$t: ${used} s of its ${lim} s"
+		fi
+	done <"$job/out/times"
 }
 
 # A test that leaves the guest changed for good (BOOT_<test>=own) gets a
