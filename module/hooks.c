@@ -15,6 +15,7 @@
 
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
+#include <clusterswap/tail_calls.h>
 #include <clusterswap/warn.h>
 
 DEFINE_PER_CPU(unsigned long, cs_hook_calls_pcp[CS_NR_SYMS]);
@@ -177,10 +178,15 @@ static int cs_hooks_locate(struct cs_hook *hooks, unsigned int nr,
 	for (i = 0; i < nr; i++) {
 		unsigned long addr = cs_sym_addr(hooks[i].target);
 
-		if (hooks[i].replacement &&
-		    cs_sym_clone(hooks[i].target, clone, sizeof(clone))) {
-			pr_err("%s has a compiler-made copy, %s, whose callers a redirect would miss; refusing to load\n",
-			       cs_sym_name(hooks[i].target), clone);
+		/*
+		 * A copy's callers never reach the ftrace site: a redirect
+		 * would miss them, and so would an observer (a swapon or
+		 * swapoff the module never hears of).
+		 */
+		if (cs_sym_clone(hooks[i].target, clone, sizeof(clone))) {
+			pr_err("%s has a compiler-made copy, %s, whose callers a %s would miss; refusing to load\n",
+			       cs_sym_name(hooks[i].target), clone,
+			       hooks[i].replacement ? "redirect" : "swapon and swapoff observer");
 			return -EOPNOTSUPP;
 		}
 
@@ -221,6 +227,9 @@ int cs_hooks_register(struct work_struct *devices_changed)
 	if (err)
 		goto free_filters;
 	err = cs_hooks_locate(cs_observers, cs_nr_observers, &cs_observe_ops);
+	if (err)
+		goto free_filters;
+	err = cs_refuse_tail_calls(cs_redirects, cs_nr_redirects);
 	if (err)
 		goto free_filters;
 

@@ -12,6 +12,7 @@
 #include <clusterswap/compat.h>
 #include <clusterswap/control.h>
 #include <clusterswap/selftest.h>
+#include <clusterswap/tail_calls.h>
 
 /* The switch accepts exactly "0" or "1", with at most one newline. */
 static void cs_selftest_parse_switch(struct cs_selftest *t)
@@ -80,6 +81,63 @@ static void cs_selftest_gate(struct cs_selftest *t)
 	}
 }
 
+/*
+ * The tail-call check (tail_calls.c) on a made-up function at a made-up
+ * address: each kind of direct jump into a redirected function is found,
+ * a call, a jump elsewhere and a jump one byte off are not.
+ */
+static void cs_selftest_tail_calls(struct cs_selftest *t)
+{
+	const unsigned long base = 0xffffffff81000000UL;
+	const unsigned long target = base + 0x1000;
+	static const struct {
+		u8 op[2];	/* opcode bytes, then a 32-bit displacement */
+		unsigned int size;	/* the whole instruction */
+		long bias;	/* added to the displacement */
+		bool found;
+	} cases[] = {
+		{ { 0xe9 }, 5, 0, true },		/* jmp rel32 */
+		{ { 0x0f, 0x84 }, 6, 0, true },		/* je rel32 */
+		{ { 0x0f, 0x85 }, 6, 1, false },	/* jne rel32, one byte off */
+		{ { 0xe8 }, 5, 0, false },		/* call rel32: returns */
+		{ { 0xe9 }, 5, -1, false },		/* jmp rel32, one byte short */
+	};
+	unsigned long targets[] = { base + 0x2000, target };
+	u8 code[64];
+	unsigned int i, which;
+	size_t at;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const size_t off = 40;
+		unsigned int oplen = cases[i].size - sizeof(s32);
+		s32 rel = target - (base + off + cases[i].size) + cases[i].bias;
+		bool found;
+
+		memset(code, 0x90, sizeof(code));
+		memcpy(code + off, cases[i].op, oplen);
+		memcpy(code + off + oplen, &rel, sizeof(rel));
+		found = cs_code_jumps_to(code, sizeof(code), base, targets,
+					 ARRAY_SIZE(targets), &at, &which);
+		cs_expect(t, found == cases[i].found, "tail call case %u: found %d", i, found);
+		if (found && cases[i].found)
+			cs_expect(t, at == off && which == 1,
+				  "tail call case %u: at %zu (want %zu), target %u",
+				  i, at, off, which);
+	}
+
+	/* jmp rel8 backwards into a function just before this code. */
+	memset(code, 0x90, sizeof(code));
+	code[10] = 0xeb;
+	code[11] = (u8)(s8)-20;
+	targets[0] = base + 12 - 20;
+	cs_expect(t, cs_code_jumps_to(code, sizeof(code), base, targets, 1, &at, &which) &&
+		  at == 10, "tail call by jmp rel8 not found");
+	/* A jump that would need bytes past the end is not read. */
+	code[0] = 0xe9;
+	cs_expect(t, !cs_jump_target(code, 11, 10, base) && !cs_jump_target(code, 4, 0, base),
+		  "a jump cut off by the end was read");
+}
+
 /**
  * cs_selftest() - Run every self-test; refuse to load if one fails.
  *
@@ -92,6 +150,7 @@ int cs_selftest(void)
 
 	cs_selftest_parse_switch(&t);
 	cs_selftest_gate(&t);
+	cs_selftest_tail_calls(&t);
 	cs_selftest_alloc(&t);
 	pr_info("selftest: %u passed, %u failed\n", t.passed, t.failed);
 	return t.failed ? -EINVAL : 0;

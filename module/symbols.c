@@ -26,6 +26,8 @@ struct cs_kaddr cs_resolved[CS_NR_SYMS] __ro_after_init;
 static const char * const cs_sym_names[CS_SYM_LINE_FIRST] = {
 	[CS_SYM_kallsyms_lookup_name] = "kallsyms_lookup_name",
 	[CS_SYM_ftrace_location] = "ftrace_location",
+	[CS_SYM_core_kernel_text] = "core_kernel_text",
+	[CS_SYM_kallsyms_lookup_size_offset] = "kallsyms_lookup_size_offset",
 	[CS_SYM_folio_alloc_swap] = "folio_alloc_swap",
 	[CS_SYM_free_swap_slot] = "free_swap_slot",
 	[CS_SYM_put_swap_folio] = "put_swap_folio",
@@ -151,10 +153,23 @@ static char *assume_later_symbol;
 module_param(assume_later_symbol, charp, 0);
 MODULE_PARM_DESC(assume_later_symbol, "test only: refuse the kernel if it has this symbol");
 
-static bool cs_sym_exists(const char *name)
+/**
+ * cs_sym_lookup() - The address of a kernel symbol by name, for reading.
+ * @name: the symbol.
+ *
+ * Never to be called: only cs_sym_call() runs code (symbols.h).
+ * Context: after cs_sym_resolve_all().
+ * Return: its address, or 0 if the kernel has none of that name.
+ */
+unsigned long cs_sym_lookup(const char *name)
 {
 	return cs_gate_call(cs_resolved[CS_SYM_kallsyms_lookup_name].addr,
 			    (unsigned long)name, 0, 0, 0, 0);
+}
+
+static bool cs_sym_exists(const char *name)
+{
+	return cs_sym_lookup(name) != 0;
 }
 
 /*
@@ -170,22 +185,25 @@ MODULE_PARM_DESC(assume_clone_suffix, "test only: treat NAME+this as a copy of e
  * The copies gcc's interprocedural passes make of a function: a
  * specialisation for constant arguments, one with its arguments rewritten,
  * or a part split out of it (the first two of each; a later build with more
- * would have these too).  ".cold" is not among them: it is entered only from
- * the function itself.
+ * would have these too), and a copy of a copy, named in the order the
+ * passes run (split, then constant propagation, then argument rewriting).
+ * ".cold" is not among them: it is entered only from the function itself.
  */
 static const char * const cs_clone_suffixes[] = {
 	".constprop.0", ".constprop.1", ".isra.0", ".isra.1", ".part.0", ".part.1",
+	".constprop.0.isra.0", ".part.0.constprop.0", ".part.0.isra.0",
 };
 
 /**
- * cs_sym_clone() - A copy the compiler made of a redirected function.
- * @sym: the function.
+ * cs_sym_clone() - A copy the compiler made of a hooked function.
+ * @sym: the function, redirected or observed.
  * @buf: where to put the copy's name.
  * @len: @buf's size.
  *
  * A caller of such a copy never reaches the function's ftrace site: the
  * redirect would miss its calls, and stock code would run beside the module
- * (for the final free: module/README.md, D1).  Debian's builds of both lines
+ * (for the final free: module/README.md, D1); an observer would miss a
+ * swapon or swapoff.  Debian's builds of both lines
  * have none; a later build that made one must be refused, not served.
  * Context: module init, after cs_sym_resolve_all().
  * Return: @buf, holding the copy's name, or NULL if the kernel has none.

@@ -23,13 +23,23 @@
 #define CS_KERNEL_LINE_612	1
 #define CS_KERNEL_LINE_NAME	"6.12"
 #define CS_LINE_HAS_ALLOCATOR	1	/* the cluster allocator serves calls */
-/* Stock keeps per-CPU allocation hints the module must clear (stock_alloc.c). */
+/*
+ * Stock keeps per-CPU allocation hints the module must clear before stock
+ * allocates beside it (module/6.12/serve.c: cs_line_before_stock_alloc()).
+ */
 #define CS_LINE_STOCK_HINTS	1
 #elif LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL == 1
 #define CS_KERNEL_LINE_61	1
 #define CS_KERNEL_LINE_NAME	"6.1"
 #define CS_LINE_HAS_ALLOCATOR	1	/* the cluster allocator serves calls */
-#define CS_LINE_STOCK_HINTS	0	/* 6.1's are rechecked by stock itself */
+/*
+ * Stock 6.1's per-CPU hints (percpu_cluster, cluster_next_cpu) are only
+ * hints: every use checks the bytes under ci->lock and asserts nothing of
+ * the cluster's list.  It finds room by scanning bytes between bounds the
+ * module never narrows, and the module keeps no full list: nothing to clear
+ * before stock allocates (line.h: cs_line_before_stock_alloc() is empty).
+ */
+#define CS_LINE_STOCK_HINTS	0
 #elif LINUX_VERSION_MAJOR > 6 || (LINUX_VERSION_MAJOR == 6 && LINUX_VERSION_PATCHLEVEL >= 14)
 #error "clusterswap: 6.14 and later have the cluster swap allocator already: not supported"
 #else

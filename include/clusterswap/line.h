@@ -8,6 +8,10 @@
 #ifndef _CLUSTERSWAP_LINE_H
 #define _CLUSTERSWAP_LINE_H
 
+#include <linux/lockdep.h>
+#include <linux/swap.h>
+
+#include <clusterswap/compat.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/inspect.h>
 
@@ -42,7 +46,14 @@ void cs_line_exit(void);
  * keeps where stock never looks; true if there was some.
  * Context: si->lock held, @si attached with cluster_info.
  */
+#if CS_LINE_STOCK_HINTS
 void cs_line_before_stock_alloc(struct swap_info_struct *si);
+#else
+static inline void cs_line_before_stock_alloc(struct swap_info_struct *si)
+{
+	lockdep_assert_held(&si->lock);
+}
+#endif
 bool cs_line_open_for_stock(struct swap_info_struct *si);
 
 /* The allocator's part of debugfs "stats" and "percpu". */

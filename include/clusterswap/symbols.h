@@ -26,6 +26,8 @@
 enum cs_sym {
 	CS_SYM_kallsyms_lookup_name,
 	CS_SYM_ftrace_location,
+	CS_SYM_core_kernel_text,
+	CS_SYM_kallsyms_lookup_size_offset,
 	CS_SYM_folio_alloc_swap,
 	CS_SYM_free_swap_slot,
 	CS_SYM_put_swap_folio,
@@ -69,6 +71,7 @@ int cs_sym_refuse_later_code(void);
 const char *cs_sym_name(enum cs_sym sym);
 void cs_sym_call_past_ftrace(enum cs_sym sym, unsigned long ftrace_site);
 unsigned long cs_sym_addr(enum cs_sym sym);
+unsigned long cs_sym_lookup(const char *name);
 void *cs_sym_data(enum cs_sym sym);
 unsigned long cs_sym_call(enum cs_sym sym, unsigned long a1, unsigned long a2,
 			  unsigned long a3, unsigned long a4, unsigned long a5);

@@ -107,18 +107,6 @@ unsigned long cs_release_device(struct swap_info_struct *si)
 	return credit;
 }
 
-/*
- * Stock 6.1's per-CPU hints (percpu_cluster, cluster_next_cpu) are only
- * hints: every use checks the bytes under ci->lock and asserts nothing of
- * the cluster's list.  It finds room by scanning bytes between bounds the
- * module never narrows, and the module keeps no full list: nothing to clear,
- * nothing hidden.
- */
-void cs_line_before_stock_alloc(struct swap_info_struct *si)
-{
-	lockdep_assert_held(&si->lock);
-}
-
 bool cs_line_open_for_stock(struct swap_info_struct *si)
 {
 	lockdep_assert_held(&si->lock);

@@ -261,10 +261,10 @@ compiler_cache_note() {
 		END { printf "  compiler cache: %d objects from the cache, %d compiled\n", hit, miss }'
 }
 
-# holes_start SEED: zram0 filled, every other slot freed; $holes_pid keeps
-# the rest until holes_end.
+# holes_start SEED [MIB]: swap filled by MIB MiB (default 96), then every
+# other page freed; $holes_pid keeps the rest until holes_end.
 holes_start() {
-	$BIN/holes -m 96 -s "$1" >/tmp/holes.out &
+	$BIN/holes -m "${2:-96}" -s "$1" >/tmp/holes.out &
 	holes_pid=$!
 	i=0
 	while ! grep -q ready /tmp/holes.out && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
