@@ -28,6 +28,7 @@ static const char * const cs_sym_names[CS_SYM_LINE_FIRST] = {
 	[CS_SYM_ftrace_location] = "ftrace_location",
 	[CS_SYM_core_kernel_text] = "core_kernel_text",
 	[CS_SYM_kallsyms_lookup_size_offset] = "kallsyms_lookup_size_offset",
+	[CS_SYM_insn_decode] = "insn_decode",
 	[CS_SYM_folio_alloc_swap] = "folio_alloc_swap",
 	[CS_SYM_free_swap_slot] = "free_swap_slot",
 	[CS_SYM_put_swap_folio] = "put_swap_folio",

@@ -13,25 +13,23 @@
  * both lines have no such jump; a later build that made one is refused at
  * load, as one with a compiler-made copy is (cs_sym_clone()).
  *
- * The check reads the machine code of every kernel function the module
- * resolved, at every byte, for the direct jumps x86 has (jmp and jcc, rel32
- * and rel8) that land on a redirected function: its start, after its ENDBR,
- * its ftrace site, or its padding (where call-depth tracking sends direct
- * calls).  Read byte by byte rather than decoded, a match may lie inside
- * another instruction; it must land exactly on one of those addresses, so
- * a false match can only refuse a kernel, never pass one.
+ * The check decodes, with the kernel's own instruction decoder, the machine
+ * code of every kernel function the module resolved and of its .cold part,
+ * for a direct jmp or jcc that lands on a redirected function: its start,
+ * the end of its ENDBR, or its ftrace site.  It looks one jump deep: a
+ * chain of tail calls through a third function is not followed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
+#include <linux/moduleparam.h>
 #include <linux/string.h>
+#include <asm/insn.h>
 
 #include <clusterswap/hooks.h>
 #include <clusterswap/selftest.h>
 #include <clusterswap/symbols.h>
 #include <clusterswap/tail_calls.h>
-
-#include <linux/moduleparam.h>
 
 /*
  * For tests only: one more kernel function to check as if the module
@@ -44,40 +42,31 @@ module_param(assume_gate_called, charp, 0);
 MODULE_PARM_DESC(assume_gate_called, "test only: check this function's tail calls too");
 
 /* Where a jump may enter each redirected function (cs_entry_points()). */
-#define CS_ENTRIES_PER_HOOK	4
+#define CS_ENTRIES_PER_HOOK	3
 #define CS_MAX_REDIRECTS	8
 
 /* No function the module calls is near this long; a longer one is refused. */
 #define CS_SCAN_MAX		(64 * 1024)
 
 /**
- * cs_jump_target() - Where a direct jump at @off in @code goes.
- * @code: machine code, loaded at @base.
- * @len: its length in bytes.
- * @off: the byte to read as the first of a jump.
- * @base: the address of @code[0].
+ * cs_jump_target() - Where a decoded instruction jumps, if it is a direct
+ * jump.
+ * @insn: the instruction, decoded.
+ * @at: its address.
  *
- * Return: the target of a jmp or jcc with a 32-bit or 8-bit displacement
- * starting at @off, or 0 if the bytes there are not one.
+ * Return: the target of a jmp or jcc with a 32-bit or 8-bit displacement,
+ * or 0 for any other instruction (a call returns; it is no tail call).
  */
-CS_VISIBLE_IF_SELFTEST unsigned long cs_jump_target(const u8 *code, size_t len,
-						    size_t off, unsigned long base)
+static unsigned long cs_jump_target(const struct insn *insn, unsigned long at)
 {
-	const u8 *p = code + off;
-	size_t left = len - off;
-	s32 rel32;
+	u8 op = insn->opcode.bytes[0];
+	bool jump = op == 0xe9 || op == 0xeb ||		/* jmp rel32, rel8 */
+		    (op & 0xf0) == 0x70 ||		/* jcc rel8 */
+		    (op == 0x0f && (insn->opcode.bytes[1] & 0xf0) == 0x80);	/* jcc rel32 */
 
-	if (left >= 5 && p[0] == 0xe9) {			/* jmp rel32 */
-		memcpy(&rel32, p + 1, sizeof(rel32));
-		return base + off + 5 + rel32;
-	}
-	if (left >= 2 && (p[0] == 0xeb || (p[0] & 0xf0) == 0x70))	/* jmp, jcc rel8 */
-		return base + off + 2 + (s8)p[1];
-	if (left >= 6 && p[0] == 0x0f && (p[1] & 0xf0) == 0x80) {	/* jcc rel32 */
-		memcpy(&rel32, p + 2, sizeof(rel32));
-		return base + off + 6 + rel32;
-	}
-	return 0;
+	if (!jump)
+		return 0;
+	return at + insn->length + insn->immediate.value;
 }
 
 /**
@@ -87,32 +76,41 @@ CS_VISIBLE_IF_SELFTEST unsigned long cs_jump_target(const u8 *code, size_t len,
  * @base: the address of @code[0].
  * @targets: the addresses looked for.
  * @nr: how many.
- * @at: set to the offset in @code of the first jump found.
- * @which: set to its target's index in @targets.
+ * @at: set to the offset in @code of the jump found, or of the instruction
+ *	that could not be decoded.
+ * @which: set to the found jump's target's index in @targets.
  *
- * Return: true if @code has one.
+ * Context: after cs_sym_resolve_all() (the decoder is the kernel's).
+ * Return: 1 if @code has one, 0 if not, -EILSEQ if an instruction could not
+ * be decoded (or runs past @len).
  */
-CS_VISIBLE_IF_SELFTEST bool cs_code_jumps_to(const u8 *code, size_t len, unsigned long base,
-					     const unsigned long *targets, unsigned int nr,
-					     size_t *at, unsigned int *which)
+CS_VISIBLE_IF_SELFTEST int cs_code_jumps_to(const u8 *code, size_t len, unsigned long base,
+					    const unsigned long *targets, unsigned int nr,
+					    size_t *at, unsigned int *which)
 {
+	struct insn insn;
 	unsigned long to;
 	unsigned int i;
 	size_t off;
+	int err;
 
-	for (off = 0; off < len; off++) {
-		to = cs_jump_target(code, len, off, base);
-		if (!to)
-			continue;
-		for (i = 0; i < nr; i++) {
+	for (off = 0; off < len; off += insn.length) {
+		err = (int)cs_sym_call4(CS_SYM_insn_decode, &insn, code + off,
+					min_t(size_t, len - off, MAX_INSN_SIZE), INSN_MODE_KERN);
+		if (err || !insn.length) {
+			*at = off;
+			return -EILSEQ;
+		}
+		to = cs_jump_target(&insn, base + off);
+		for (i = 0; to && i < nr; i++) {
 			if (to == targets[i]) {
 				*at = off;
 				*which = i;
-				return true;
+				return 1;
 			}
 		}
 	}
-	return false;
+	return 0;
 }
 
 /* Every address at which a jump enters @hook's function. */
@@ -125,9 +123,6 @@ static unsigned int cs_entry_points(const struct cs_hook *hook, unsigned long *o
 	out[n++] = hook->fentry;
 	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT))
 		out[n++] = addr + 4;
-#ifdef CONFIG_CALL_PADDING
-	out[n++] = addr - CONFIG_FUNCTION_PADDING_BYTES;
-#endif
 	return n;
 }
 
@@ -139,36 +134,66 @@ struct cs_jump_targets {
 };
 
 /*
- * Whether the function @name at @addr jumps into a redirected function
- * other than itself; names the jump if it does.
+ * Refuse if the code @name at @addr (a function, or a function's .cold
+ * part) jumps into a redirected function other than @self (the function
+ * itself, whose jumps into itself are its own business).
  */
-static int cs_refuse_jumps_from(const char *name, unsigned long addr,
+static int cs_refuse_jumps_from(const char *name, unsigned long addr, unsigned long self,
 				const struct cs_jump_targets *all)
 {
-	struct cs_jump_targets others;
+	struct cs_jump_targets others = { .nr = 0 };
 	unsigned long size, offset;
 	unsigned int k, which;
 	size_t at;
+	int found;
 
-	if (!cs_sym_call3(CS_SYM_kallsyms_lookup_size_offset, addr, &size, &offset) ||
-	    offset || !size || size > CS_SCAN_MAX) {
-		pr_err("cannot read how long %s is, to check it for tail calls; refusing to load\n",
+	if (!(int)cs_sym_call3(CS_SYM_kallsyms_lookup_size_offset, addr, &size, &offset) ||
+	    offset || !size) {
+		pr_err("kallsyms has no size for %s, to check it for tail calls; refusing to load\n",
 		       name);
 		return -EOPNOTSUPP;
 	}
-	/* A function's jumps into itself are its own business. */
-	others.nr = 0;
+	if (size > CS_SCAN_MAX) {
+		pr_err("%s is %lu bytes long, too long to check it for tail calls; refusing to load\n",
+		       name, size);
+		return -EOPNOTSUPP;
+	}
 	for (k = 0; k < all->nr; k++) {
-		if (cs_sym_addr(all->owner[k]) == addr)
+		if (cs_sym_addr(all->owner[k]) == self)
 			continue;
 		others.addr[others.nr] = all->addr[k];
 		others.owner[others.nr++] = all->owner[k];
 	}
-	if (!cs_code_jumps_to((const u8 *)addr, size, addr, others.addr, others.nr, &at, &which))
+	found = cs_code_jumps_to((const u8 *)addr, size, addr, others.addr, others.nr,
+				 &at, &which);
+	if (found < 0) {
+		pr_err("cannot decode the instruction at %s+%#zx, to check it for tail calls; refusing to load\n",
+		       name, at);
+		return -EOPNOTSUPP;
+	}
+	if (!found)
 		return 0;
 	pr_err("%s+%#zx jumps into %s, a tail call the redirect would let through as the module's own call; refusing to load\n",
 	       name, at, cs_sym_name(others.owner[which]));
 	return -EOPNOTSUPP;
+}
+
+/* Check the function @name at @addr and its .cold part, if it has one. */
+static int cs_refuse_function(const char *name, unsigned long addr,
+			      const struct cs_jump_targets *all)
+{
+	char cold[KSYM_NAME_LEN];
+	unsigned long cold_addr;
+	int err;
+
+	err = cs_refuse_jumps_from(name, addr, addr, all);
+	if (err)
+		return err;
+	snprintf(cold, sizeof(cold), "%s.cold", name);
+	cold_addr = cs_sym_lookup(cold);
+	if (!cold_addr)
+		return 0;
+	return cs_refuse_jumps_from(cold, cold_addr, addr, all);
 }
 
 /**
@@ -199,16 +224,19 @@ int cs_refuse_tail_calls(const struct cs_hook *redirects, unsigned int nr)
 	for (sym = 0; sym < CS_NR_SYMS; sym++) {
 		addr = cs_sym_addr(sym);
 		/* Variables (swap_info, ...) have no code to read. */
-		if (!cs_sym_call1(CS_SYM_core_kernel_text, addr))
+		if (!(int)cs_sym_call1(CS_SYM_core_kernel_text, addr))
 			continue;
-		err = cs_refuse_jumps_from(cs_sym_name(sym), addr, &all);
+		err = cs_refuse_function(cs_sym_name(sym), addr, &all);
 		if (err)
 			return err;
 	}
-	if (assume_gate_called) {
-		addr = cs_sym_lookup(assume_gate_called);
-		if (addr && cs_sym_call1(CS_SYM_core_kernel_text, addr))
-			return cs_refuse_jumps_from(assume_gate_called, addr, &all);
+	if (!assume_gate_called)
+		return 0;
+	addr = cs_sym_lookup(assume_gate_called);
+	if (!addr || !(int)cs_sym_call1(CS_SYM_core_kernel_text, addr)) {
+		pr_err("assume_gate_called: no kernel function %s; refusing to load\n",
+		       assume_gate_called);
+		return -EINVAL;
 	}
-	return 0;
+	return cs_refuse_function(assume_gate_called, addr, &all);
 }

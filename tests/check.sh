@@ -11,6 +11,9 @@
 #                          6.12-deb12 is Debian 12's opt-in 6.12, a smoke set)
 #   TESTS="a b ..."        in-VM tests to run (default: all tests/guest/specs/*.sh)
 #   CLUSTERSWAP_CACHE      where build roots and outputs live (~/.cache/clusterswap)
+#   CHECK_LANES=N          how many lanes of guests run side by side (default:
+#                          one for every 2 idle cores, at most 3: check_lanes)
+#   CHECK_BUNDLE=0         leave out the bench bundle's test
 #
 # On a fresh Debian 12 machine, as root, it installs what it needs.  Ends with
 # one line "N passed, N failed, N skipped" (each skip named above it, with
@@ -56,6 +59,9 @@ section() {
 # Each part's output and times, while the parts run side by side.
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
+# A command started with & ignores SIGINT: on an interrupt, stop the parts
+# running in the background too (each suite's guest ends at its time limit).
+trap 'trap "" TERM; trap - INT; kill -TERM 0 2>/dev/null; exit 130' INT TERM
 
 # check_lanes: how many lanes of guests run side by side (CHECK_LANES=N
 # names the count).  Each guest is emulated on as many host threads as it
@@ -69,8 +75,8 @@ check_lanes() {
 	local idle n
 	if [ -n "${CHECK_LANES:-}" ]; then
 		case $CHECK_LANES in
-		[1-9]) echo "$CHECK_LANES"; return 0 ;;
-		*) echo "check: CHECK_LANES='$CHECK_LANES': give a count from 1 to 9" >&2; return 1 ;;
+		[1-3]) echo "$CHECK_LANES"; return 0 ;;
+		*) echo "check: CHECK_LANES='$CHECK_LANES': give a count from 1 to 3" >&2; return 1 ;;
 		esac
 	fi
 	idle=$(awk -v n="$(nproc)" '{ i = n - int($1 + 0.5); print (i < 0 ? 0 : i) }' /proc/loadavg)
@@ -104,6 +110,8 @@ run_lane() {
 	local u
 	for u in "$@"; do
 		date +%s >"$logs/$u.start"
+		# There before follow_unit reads it.
+		: >"$logs/$u.log"
 		if [ "$u" = bundle ]; then
 			"$top/tests/bench/bundle-check.sh" >"$logs/$u.log" 2>&1 &
 		else
@@ -197,10 +205,17 @@ install_host_tools || { echo "check: cannot install host tools"; echo "0 passed,
 suites=
 for k in $KERNELS; do
 	s=$(target_of "$k") || { echo "0 passed, 1 failed"; exit 1; }
-	suites="$suites $s"
+	case " $suites " in
+	*" $s "*) ;;
+	*) suites="$suites $s" ;;
+	esac
 done
 # The roots are independent (each its own debootstrap, folder and logs), and
 # a cold run spends most of their time waiting on the mirror: all at once.
+# The mirror is read first, once: with no apt lists yet, mirror.sh runs
+# apt-get update, which only one process may run at a time.
+"$top/tests/vm/mirror.sh" debian >/dev/null && "$top/tests/vm/mirror.sh" debian-security >/dev/null ||
+	echo "check: the host's apt configuration names no Debian mirror (above)"
 for s in $suites; do
 	"$top/tests/vm/mkroot.sh" "$s" >"$logs/root-$s.log" 2>&1 &
 	echo $! >"$logs/root-$s.pid"
@@ -325,11 +340,13 @@ if [ "$mode" = all ]; then
 	[ "${CHECK_BUNDLE:-1}" = 1 ] && units="$units bundle"
 	echo "check: $(nproc) cores, load $load_at_start when the run began: $n_lanes lane(s) of guests side by side (CHECK_LANES names another count)"
 	lane_pids=
+	lanes_run=0
 	while read -r lane; do
 		[ -n "$lane" ] || continue
 		echo "check: one lane runs, in turn:$lane"
 		run_lane $lane &
 		lane_pids="$lane_pids $!"
+		lanes_run=$((lanes_run + 1))
 	done < <(plan_lanes "$n_lanes" $units)
 	for u in $units; do
 		if [ "$u" = bundle ]; then section "bench bundle"; else section "VM: $u"; fi
@@ -338,8 +355,8 @@ if [ "$mode" = all ]; then
   $(unit_name "$u"): $(mmss $(( $(cat "$logs/$u.end") - $(cat "$logs/$u.start") )))"
 	done
 	wait $lane_pids
-	[ "$n_lanes" = 1 ] || times="$times
-  all of them, side by side: $(mmss $(( $(date +%s) - t_vm )))"
+	[ "$lanes_run" -le 1 ] || times="$times
+  all of them, in $lanes_run lanes side by side: $(mmss $(( $(date +%s) - t_vm )))"
 fi
 
 section "summary"

@@ -28,6 +28,7 @@ enum cs_sym {
 	CS_SYM_ftrace_location,
 	CS_SYM_core_kernel_text,
 	CS_SYM_kallsyms_lookup_size_offset,
+	CS_SYM_insn_decode,
 	CS_SYM_folio_alloc_swap,
 	CS_SYM_free_swap_slot,
 	CS_SYM_put_swap_folio,
@@ -83,6 +84,9 @@ unsigned long cs_sym_call(enum cs_sym sym, unsigned long a1, unsigned long a2,
 #define cs_sym_call3(sym, a1, a2, a3) \
 	cs_sym_call(sym, (unsigned long)(a1), (unsigned long)(a2), \
 		    (unsigned long)(a3), 0, 0)
+#define cs_sym_call4(sym, a1, a2, a3, a4) \
+	cs_sym_call(sym, (unsigned long)(a1), (unsigned long)(a2), \
+		    (unsigned long)(a3), (unsigned long)(a4), 0)
 
 /* gate.S: run @fn(a1..a5) by a RET transfer; returns what @fn returned. */
 unsigned long cs_gate_call(unsigned long fn, unsigned long a1, unsigned long a2,

@@ -13,10 +13,9 @@ struct cs_hook;
 int cs_refuse_tail_calls(const struct cs_hook *redirects, unsigned int nr);
 
 #ifdef CS_SELFTEST
-unsigned long cs_jump_target(const u8 *code, size_t len, size_t off, unsigned long base);
-bool cs_code_jumps_to(const u8 *code, size_t len, unsigned long base,
-		      const unsigned long *targets, unsigned int nr,
-		      size_t *at, unsigned int *which);
+int cs_code_jumps_to(const u8 *code, size_t len, unsigned long base,
+		     const unsigned long *targets, unsigned int nr,
+		     size_t *at, unsigned int *which);
 #endif
 
 #endif /* _CLUSTERSWAP_TAIL_CALLS_H */

@@ -24,6 +24,11 @@ wrapper=$dir/qemu-system-x86_64
 
 "$here/mkroot.sh" trixie >&2
 stamp=$(cat "$root/.clusterswap-recipe")
+# One unpacking at a time (make check's lanes each run this); the next
+# finds it done.
+mkdir -p "$cache"
+exec 9>"$cache/emulator.lock"
+flock 9
 if [ ! -x "$wrapper" ] || [ "$(cat "$dir/.root-recipe" 2>/dev/null)" != "$stamp" ]; then
 	echo "emulator: qemu-system-x86 from the trixie root's suite into $dir" >&2
 	rm -rf "$dir"

@@ -35,11 +35,18 @@ stamp=$root/.clusterswap-recipe
 if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$recipe" ]; then
 	exit 0
 fi
+# One build of a root at a time (make check's lanes may each ask for the
+# trixie root, through emulator.sh): the next one finds it built.
+mkdir -p "$cache/roots"
+exec 9>"$cache/roots/$target.lock"
+flock 9
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$recipe" ]; then
+	exit 0
+fi
 
 mirror=$("$here/mirror.sh" debian)
 security=$("$here/mirror.sh" debian-security)
 tmp=$root.new
-mkdir -p "$cache/roots"
 
 cleanup() {
 	for m in dev/pts dev proc sys; do
@@ -50,7 +57,7 @@ cleanup() {
 trap cleanup EXIT
 
 echo "mkroot: debootstrap $suite from the host's mirror into $tmp"
-rm -rf "$tmp"
+rm -rf --one-file-system "$tmp"
 debootstrap --variant=minbase --include="$packages" "$suite" "$tmp" "$mirror" \
 	>"$cache/roots/$target.debootstrap.log" 2>&1 || {
 	tail -n 30 "$cache/roots/$target.debootstrap.log" >&2

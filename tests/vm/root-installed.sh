@@ -6,14 +6,17 @@
 # over it, which the guest then boots as its root.
 #
 #   root-installed.sh mount SUITE KVER deb DEB      apt install ./DEB
-#   root-installed.sh mount SUITE KVER dkms SRCDIR  dkms add + install of SRCDIR
+#   root-installed.sh mount SUITE KVER readme SRCDIR
+#                       the DKMS install steps of SRCDIR's README.md, as
+#                       written (dkms add + install of SRCDIR)
 #   root-installed.sh umount SUITE
 #
 # "mount" prints the overlay's path (the guest's root) on its last line.  As
 # on a user's machine, only the booted kernel KVER has headers in it (the
 # build root also carries its suite's older kernel for host-side builds).
-# The dkms form also proves, in the chroot, that DKMS refuses to build for a
-# kernel outside the supported lines (BUILD_EXCLUSIVE_KERNEL), leaving nothing.
+# The readme form also proves, in the chroot, that DKMS refuses to build for
+# a kernel outside the supported lines (BUILD_EXCLUSIVE_KERNEL), leaving
+# nothing.
 set -euo pipefail
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 cmd=${1:?usage: root-installed.sh mount|umount SUITE ...}
@@ -29,7 +32,7 @@ unmount() {
 		fi
 	done
 	# Never remove through a mount (the bind of /dev above all).
-	if grep -q " $base" /proc/mounts; then
+	if grep -q " $base/" /proc/mounts; then
 		echo "root-installed: $base is still mounted" >&2
 		exit 1
 	fi
@@ -64,15 +67,35 @@ deb)
 		{ tail -n 40 "$log" >&2; echo "root-installed: apt install failed" >&2; exit 1; }
 	rm -f "$merged/tmp/$(basename "$what")"
 	;;
-dkms)
-	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$what/dkms.conf")
-	cp -a "$what" "$merged/usr/src/clusterswap-$ver"
+readme)
+	# The first code block under README.md's "## Install" (dkms add and
+	# install of the tree), run as written in a copy of the source tree, as
+	# root, stdin closed (a question fails it): sudo only runs its command,
+	# uname -r names the kernel the guest boots (dkms builds for it, as on
+	# that machine), and modprobe, which would load into this host's
+	# kernel, is left to the guest.
+	cp -a "$what" "$merged/tmp/clusterswap-src"
+	awk '/^## Install/ { f = 1 } f && /^```/ { n++; next } f && n == 1' "$what/README.md" \
+		>"$merged/tmp/readme-install.sh"
+	grep -q 'dkms install' "$merged/tmp/readme-install.sh" ||
+		{ echo "root-installed: no dkms install step under README.md's Install" >&2; exit 1; }
+	shims=$merged/tmp/readme-shims
+	mkdir -p "$shims"
+	printf '#!/bin/sh\nexec "$@"\n' >"$shims/sudo"
+	printf '#!/bin/sh\n[ "$1" = -r ] && { echo %s; exit 0; }\nexec /bin/uname "$@"\n' "$kver" >"$shims/uname"
+	printf '#!/bin/sh\necho "modprobe $*: left to the guest"\n' >"$shims/modprobe"
+	chmod +x "$shims"/*
+	chroot "$merged" env -i PATH=/tmp/readme-shims:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+		DEBIAN_FRONTEND=noninteractive sh -exc 'cd /tmp/clusterswap-src && . /tmp/readme-install.sh' \
+		</dev/null >"$log" 2>&1 ||
+		{ tail -n 30 "$log" >&2; echo "root-installed: README.md's install steps failed" >&2; exit 1; }
+	rm -rf "$shims" "$merged/tmp/clusterswap-src" "$merged/tmp/readme-install.sh"
+
 	# A kernel of another line, with headers present (borrowed): refused.
+	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$what/dkms.conf")
 	fake=6.6.0-99-amd64
 	mkdir -p "$merged/lib/modules/$fake"
 	ln -s "/usr/src/linux-headers-$kver" "$merged/lib/modules/$fake/build"
-	in_root dkms add "clusterswap/$ver" >"$log" 2>&1 ||
-		{ cat "$log" >&2; echo "root-installed: dkms add failed" >&2; exit 1; }
 	if in_root dkms install "clusterswap/$ver" -k "$fake" >>"$log" 2>&1; then
 		echo "root-installed: dkms install for $fake succeeded" >&2
 		exit 1
@@ -83,8 +106,6 @@ dkms)
 	[ -z "$left" ] || { echo "root-installed: a refused install left $left" >&2; exit 1; }
 	echo "root-installed: dkms refused $fake: $(grep -i -m1 'exclusive\|does not match' "$log")" >&2
 	rm -rf "$merged/lib/modules/$fake"
-	in_root dkms install "clusterswap/$ver" -k "$kver" >>"$log" 2>&1 ||
-		{ tail -n 30 "$log" >&2; echo "root-installed: dkms install failed" >&2; exit 1; }
 	;;
 *)
 	echo "root-installed: unknown install '$how'" >&2

@@ -70,7 +70,7 @@ echo "$scale" >"$job/time_scale"
 # A test's own boot may ask for more CPUs (SMP_<test>=N), a virtio disk of
 # N MiB (DISK_<test>=N, /dev/vda in the guest), more kernel command line
 # (APPEND_<test>="preempt=full"), and a root with clusterswap installed on the
-# host by apt or DKMS (ROOT_<test>=deb|dkms: root-installed.sh).
+# host by apt or as the README says (ROOT_<test>=deb|readme: root-installed.sh).
 directive() {
 	sed -n "s/^$1_$2=//p" "$top/tests/guest/specs/$2.sh" | tr -d '"'
 }

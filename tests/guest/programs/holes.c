@@ -9,12 +9,14 @@
  * pattern, pages it all out with MADV_PAGEOUT (what finds no slot stays
  * resident), then frees every other page with MADV_DONTNEED: their swap
  * slots are freed one by one, scattered over every cluster.  Prints
- * "holes: ready" with the pages still in swap, then waits for SIGUSR1, and
- * verifies every page it kept.
+ * "holes: ready" with the pages it kept, how many of them are in swap
+ * (their page table entry holds a swap entry: /proc/self/pagemap) and how
+ * many resident, then waits for SIGUSR1, and verifies every page it kept.
  * Exit status: 0 every kept page verified; 1 a bad page (the first is
  * printed); 2 a setup error.
  */
 #define _GNU_SOURCE
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -43,12 +45,12 @@ static uint64_t word(uint64_t seed, size_t page, size_t i)
 
 int main(int argc, char **argv)
 {
-	size_t mib = 32, npages, resident = 0, bad = 0;
+	size_t mib = 32, npages, resident = 0, swapped = 0, bad = 0;
 	uint64_t seed = 5;
 	unsigned char *vec;
 	uint64_t *mem;
 	sigset_t set, old;
-	int opt;
+	int opt, pagemap;
 
 	while ((opt = getopt(argc, argv, "m:s:")) != -1) {
 		switch (opt) {
@@ -84,10 +86,25 @@ int main(int argc, char **argv)
 	for (size_t p = 1; p < npages; p += 2)
 		madvise((char *)mem + p * PAGE, PAGE, MADV_DONTNEED);
 	mincore(mem, npages * PAGE, vec);
-	for (size_t p = 0; p < npages; p += 2)
+	pagemap = open("/proc/self/pagemap", O_RDONLY);
+	if (pagemap < 0) {
+		perror("holes: /proc/self/pagemap");
+		return 2;
+	}
+	for (size_t p = 0; p < npages; p += 2) {
+		uint64_t entry;
+		off_t at = ((uintptr_t)mem / PAGE + p) * sizeof(entry);
+
 		resident += vec[p] & 1;
+		if (pread(pagemap, &entry, sizeof(entry), at) != sizeof(entry)) {
+			perror("holes: reading pagemap");
+			return 2;
+		}
+		swapped += (entry >> 62) & 1;
+	}
+	close(pagemap);
 	printf("holes: ready: kept %zu pages, %zu in swap, %zu resident\n",
-	       (npages + 1) / 2, (npages + 1) / 2 - resident, resident);
+	       (npages + 1) / 2, swapped, resident);
 
 	while (!go)
 		sigsuspend(&old);

@@ -3,17 +3,21 @@
 # the CPUs' credit, counted as used while the module serves, is all handed
 # back, so each device's Used is what its slots hold; and a device with room
 # is on the avail lists, so stock's next allocation goes to it by priority.
-# The stock arm runs before the module is loaded.  The layout: zram0 (16 MiB, priority 10) and zram1 (64 MiB, priority 5),
-# 48 MiB paged out by holes (zram0 fills, the rest goes to zram1), then every
-# other page freed: both devices keep room, scattered.  Read from outside
-# the module, by each arm alike:
-#  - Used of both devices together against the pages holes keeps in swap:
-#    equal after switch-off; stock's own slot cache may hold up to 64 slots
-#    a CPU more, allocated or freed, which the stock arm notes;
+# The stock arm runs before the module is loaded.  The layout: zram0 (16
+# MiB, priority 10) and zram1 (64 MiB, priority 5), 48 MiB paged out by
+# holes (zram0 fills, the rest goes to zram1), then every other page freed:
+# both devices keep room, scattered.  Read from outside the module, by each
+# arm alike:
+#  - Used of both devices together against the pages holes keeps in swap
+#    (swap entries in its page tables): equal after switch-off; stock's own
+#    slot cache may hold up to 64 slots a CPU more, allocated or freed,
+#    which the stock arm notes;
 #  - 4 MiB paged out next, by stock code in both arms: all of it on zram0
 #    (priority 10, room for twice that), none on zram1 (in the stock arm,
 #    slots its slot cache took from zram1 before may be handed out first).
-# Every kept page verifies, and check reads ok after switch-off.
+# The module must hold credit when it is switched off (Used above what
+# holes keeps), or the test proves nothing.  Every kept page verifies, and
+# check reads ok after switch-off.
 # Took about 20 s on 6.12 under 2-vCPU TCG; the limit leaves 10x.
 TIMEOUT_switch_off_leaves_proc_swaps_as_stock_would=240
 NEEDS_switch_off_leaves_proc_swaps_as_stock_would=allocator
@@ -47,6 +51,7 @@ layout_arm() {
 	[ "$1" = clusterswap ] && cs_set 1
 	holes_start "$2" 48
 	if [ "$1" = clusterswap ]; then
+		layout_read serving
 		cs_set 0
 		cs_check_ok "switch-off beside the pages holes keeps"
 	fi
@@ -66,6 +71,9 @@ test_switch_off_leaves_proc_swaps_as_stock_would() {
 	[ "$stock_to1" -le "$slack" ] && [ "$stock_to0" -ge 3072 ] ||
 		fail "the layout leaves stock no room on zram0 (stock put $stock_to0 KiB on zram0, $stock_to1 on zram1): fix the test"
 	note "stock counts $((stock_used0 + stock_used1 - stock_kept)) KiB more than holes keeps (its slot cache)"
+	note "serving, the module counted $((serving_used0 + serving_used1 - serving_kept)) KiB more (the CPUs' credit)"
+	[ $((serving_used0 + serving_used1)) -gt "$serving_kept" ] ||
+		fail "the module held no credit when it was switched off: the layout tests no hand-back (fix the test)"
 	[ $((clusterswap_used0 + clusterswap_used1)) = "$clusterswap_kept" ] ||
 		fail "after switch-off /proc/swaps counts $((clusterswap_used0 + clusterswap_used1)) KiB used, holes keeps $clusterswap_kept KiB in swap: credit not handed back (F5)"
 	[ "$clusterswap_to1" = 0 ] && [ "$clusterswap_to0" -ge 3072 ] ||
