@@ -81,6 +81,39 @@ static void cs_selftest_gate(struct cs_selftest *t)
 	}
 }
 
+/* Walk the made-up code from its first function, as the load would. */
+static int cs_fake_walk(const struct cs_fake_code *f, const unsigned long *targets,
+			unsigned int nr_targets, unsigned int chain, unsigned int max_seen,
+			struct cs_tail_walk *w)
+{
+	static const int owners[] = { 0, 1 };
+	static typeof(*w->seen) seen[4];
+
+	*w = (struct cs_tail_walk) {
+		.fake = f,
+		.targets = targets,
+		.owners = owners,
+		.nr_targets = min_t(unsigned int, nr_targets, ARRAY_SIZE(owners)),
+		.chain = chain,
+		.seen = seen,
+		.max_seen = min_t(unsigned int, max_seen, ARRAY_SIZE(seen)),
+	};
+	/* Read from no jumps on, as the load marks a function it checks. */
+	seen[0].start = f->base;
+	seen[0].depth = 0;
+	w->nr_seen = 1;
+	return cs_walk_function(w, f->base, f->len, 0, -1);
+}
+
+/* A jmp rel32 at @code[@off], for code loaded at @base, to @to. */
+static void cs_put_jmp(u8 *code, unsigned long base, size_t off, unsigned long to)
+{
+	s32 rel = to - (base + off + 5);
+
+	code[off] = 0xe9;
+	memcpy(code + off + 1, &rel, sizeof(rel));
+}
+
 /*
  * The tail-call check (tail_calls.c) on made-up code at a made-up address,
  * decoded by the kernel's decoder: each kind of direct jump into a
@@ -104,9 +137,10 @@ static void cs_selftest_tail_calls(struct cs_selftest *t)
 		{ { 0xe9 }, 5, -1, 0 },		/* jmp rel32, one byte short */
 	};
 	unsigned long targets[] = { base + 0x2000, target };
-	u8 code[64];
-	unsigned int i, which;
-	size_t at;
+	static u8 code[64];
+	struct cs_fake_code f = { .base = base, .bytes = code, .len = sizeof(code), .nr = 1 };
+	struct cs_tail_walk w;
+	unsigned int i;
 	int found;
 
 	for (i = 0; i < ARRAY_SIZE(cases); i++) {
@@ -117,13 +151,12 @@ static void cs_selftest_tail_calls(struct cs_selftest *t)
 		memset(code, 0x90, sizeof(code));	/* NOPs */
 		memcpy(code + off, cases[i].op, oplen);
 		memcpy(code + off + oplen, &rel, sizeof(rel));
-		found = cs_code_jumps_to(code, sizeof(code), base, targets,
-					 ARRAY_SIZE(targets), &at, &which);
+		found = cs_fake_walk(&f, targets, ARRAY_SIZE(targets), 1, 4, &w);
 		cs_expect(t, found == cases[i].found, "tail call case %u: found %d", i, found);
 		if (found == 1 && cases[i].found == 1)
-			cs_expect(t, at == off && which == 1,
-				  "tail call case %u: at %zu (want %zu), target %u",
-				  i, at, off, which);
+			cs_expect(t, w.found == 0 && w.path[0] == base + off && w.which == 1,
+				  "tail call case %u: at %#lx after %u jumps (want %#lx), target %u",
+				  i, w.path[0] - base, w.found, off, w.which);
 	}
 
 	/* jmp rel8 backwards, into a function just before this code. */
@@ -131,13 +164,51 @@ static void cs_selftest_tail_calls(struct cs_selftest *t)
 	code[10] = 0xeb;
 	code[11] = (u8)(s8)-20;
 	targets[0] = base + 12 - 20;
-	found = cs_code_jumps_to(code, sizeof(code), base, targets, 1, &at, &which);
-	cs_expect(t, found == 1 && at == 10, "tail call by jmp rel8: %d at %zu", found, at);
+	found = cs_fake_walk(&f, targets, 1, 1, 4, &w);
+	cs_expect(t, found == 1 && w.path[0] == base + 10, "tail call by jmp rel8: %d", found);
 
 	/* A jmp rel32 with three bytes of its displacement: undecodable. */
 	code[0] = 0xe9;
-	found = cs_code_jumps_to(code, 4, base, targets, 1, &at, &which);
-	cs_expect(t, found == -EILSEQ && at == 0, "a jump cut off by the end: %d", found);
+	f.len = 4;
+	found = cs_fake_walk(&f, targets, 1, 1, 4, &w);
+	cs_expect(t, found == -EILSEQ && w.path[0] == base, "a jump cut off by the end: %d", found);
+}
+
+/*
+ * Chains: four made-up functions of 32 bytes, the first jumping to the
+ * second's start, the second into the middle of the third (as into a .cold
+ * part), the third to a redirected function.  The walk finds the chain in
+ * three jumps, not in two; a jump back to a function already read ends; a
+ * walk that reaches more functions than it may remember refuses.
+ */
+static void cs_selftest_tail_chains(struct cs_selftest *t)
+{
+	const unsigned long base = 0xffffffff81000000UL, len = 32;
+	const unsigned long targets[] = { base + 0x1000 };
+	static u8 code[4 * 32];
+	struct cs_fake_code f = { .base = base, .bytes = code, .len = len, .nr = 4 };
+	struct cs_tail_walk w;
+	int found;
+
+	memset(code, 0x90, sizeof(code));
+	cs_put_jmp(code, base, 8, base + len);
+	cs_put_jmp(code, base, len + 0, base + 2 * len + 16);
+	cs_put_jmp(code, base, 2 * len + 20, targets[0]);
+
+	found = cs_fake_walk(&f, targets, 1, 3, 4, &w);
+	cs_expect(t, found == 1 && w.found == 2 && w.path[0] == base + 8 &&
+		  w.path[1] == base + len && w.path[2] == base + 2 * len + 20,
+		  "a chain of three jumps: %d after %u jumps", found, w.found);
+	found = cs_fake_walk(&f, targets, 1, 2, 4, &w);
+	cs_expect(t, found == 0, "a chain longer than the walk follows: %d", found);
+	found = cs_fake_walk(&f, targets, 1, 3, 1, &w);
+	cs_expect(t, found == -E2BIG, "a walk past what it remembers: %d", found);
+
+	/* The second jumps back to the first instead: a loop, no chain. */
+	cs_put_jmp(code, base, len + 0, base);
+	found = cs_fake_walk(&f, targets, 1, 4, 4, &w);
+	cs_expect(t, found == 0 && w.nr_seen == 2, "a loop of jumps: %d, %u read",
+		  found, w.nr_seen);
 }
 
 /**
@@ -153,6 +224,7 @@ int cs_selftest(void)
 	cs_selftest_parse_switch(&t);
 	cs_selftest_gate(&t);
 	cs_selftest_tail_calls(&t);
+	cs_selftest_tail_chains(&t);
 	cs_selftest_alloc(&t);
 	pr_info("selftest: %u passed, %u failed\n", t.passed, t.failed);
 	return t.failed ? -EINVAL : 0;

@@ -111,6 +111,8 @@ int cs_sym_resolve_all(void)
 
 		if (cs_warn_once(!name, "symbol %d has no name\n", i))
 			return -EINVAL;
+		if (!cs_line_sym_configured(i))
+			continue;
 		addr = cs_gate_call(cs_resolved[CS_SYM_kallsyms_lookup_name].addr,
 				    (unsigned long)name, 0, 0, 0, 0);
 		if (!addr) {

@@ -9,20 +9,26 @@
  * function (a tail call: the compiler turns "f(x); return;" into a jump)
  * would enter that function with the gate as its return address, and its
  * stock code would run, not redirected, beside the module: put_swap_folio()
- * ending in free_swap_slot() is the candidate on 6.12.  Debian's builds of
- * both lines have no such jump; a later build that made one is refused at
- * load, as one with a compiler-made copy is (cs_sym_clone()).
+ * ending in free_swap_slot() is the candidate on 6.12.  So would a chain of
+ * them: a jump to a third function that itself ends in a jump to a
+ * redirected one.  Debian's builds of both lines have none; a later build
+ * that made one is refused at load, as one with a compiler-made copy is
+ * (cs_sym_clone()).
  *
  * The check decodes, with the kernel's own instruction decoder, the machine
  * code of every kernel function the module resolved and of its .cold part,
  * for a direct jmp or jcc that lands on a redirected function: its start,
- * the end of its ENDBR, or its ftrace site.  It looks one jump deep: a
- * chain of tail calls through a third function is not followed.
+ * the end of its ENDBR, or its ftrace site.  A direct jump that leaves the
+ * function for another is followed into that one, and from there on, up to
+ * CS_TAIL_CHAIN jumps from the function the module called.  A function is
+ * read whole wherever a jump enters it: a jump that no path from that entry
+ * reaches can only refuse a kernel, never let one through.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/kernel.h>
 #include <linux/moduleparam.h>
+#include <linux/slab.h>
 #include <linux/string.h>
 #include <asm/insn.h>
 
@@ -48,6 +54,13 @@ MODULE_PARM_DESC(assume_gate_called, "test only: check this function's tail call
 /* No function the module calls is near this long; a longer one is refused. */
 #define CS_SCAN_MAX		(64 * 1024)
 
+/*
+ * How many functions the jumps may reach, all chains together.  Debian's
+ * kernels reach far fewer; a kernel whose jumps reach more is refused
+ * rather than half checked.
+ */
+#define CS_TAIL_MAX_FUNCTIONS	1024
+
 /**
  * cs_jump_target() - Where a decoded instruction jumps, if it is a direct
  * jump.
@@ -69,48 +82,137 @@ static unsigned long cs_jump_target(const struct insn *insn, unsigned long at)
 	return at + insn->length + insn->immediate.value;
 }
 
+/* The index in @w->targets of @to, or -1; @self's own entry points skipped. */
+static int cs_target_index(const struct cs_tail_walk *w, unsigned long to, int self)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_targets; i++) {
+		if (w->targets[i] == to && w->owners[i] != self)
+			return i;
+	}
+	return -1;
+}
+
+/*
+ * Remember that the function at @start is read from @depth jumps on.
+ * Return: true if it is to be read (first reached, or reached now in fewer
+ * jumps, so that more of the chains from it fit in the limit).
+ */
+static bool cs_walk_reaches(struct cs_tail_walk *w, unsigned long start, unsigned int depth)
+{
+	unsigned int i;
+
+	for (i = 0; i < w->nr_seen; i++) {
+		if (w->seen[i].start != start)
+			continue;
+		if (w->seen[i].depth <= depth)
+			return false;
+		w->seen[i].depth = depth;
+		return true;
+	}
+	if (w->nr_seen == w->max_seen) {
+		w->overflow = true;
+		return false;
+	}
+	w->seen[w->nr_seen].start = start;
+	w->seen[w->nr_seen++].depth = depth;
+	return true;
+}
+
+/*
+ * The function holding @addr: in the kernel, what kallsyms gives a size for
+ * in core kernel text.
+ */
+static bool cs_function_at(const struct cs_fake_code *fake, unsigned long addr,
+			   unsigned long *start, unsigned long *size)
+{
+	unsigned long offset;
+
+	if (fake) {
+		if (addr < fake->base || addr >= fake->base + fake->nr * fake->len)
+			return false;
+		*start = fake->base + (addr - fake->base) / fake->len * fake->len;
+		*size = fake->len;
+		return true;
+	}
+	if (!(int)cs_sym_call1(CS_SYM_core_kernel_text, addr) ||
+	    !(int)cs_sym_call3(CS_SYM_kallsyms_lookup_size_offset, addr, size, &offset) ||
+	    !*size)
+		return false;
+	*start = addr - offset;
+	return true;
+}
+
+/* Where the code at @addr can be read. */
+static const u8 *cs_code_at(const struct cs_fake_code *fake, unsigned long addr)
+{
+	return fake ? fake->bytes + (addr - fake->base) : (const u8 *)addr;
+}
+
 /**
- * cs_code_jumps_to() - Find a direct jump to one of @targets.
- * @code: machine code, loaded at @base.
- * @len: its length in bytes.
- * @base: the address of @code[0].
- * @targets: the addresses looked for.
- * @nr: how many.
- * @at: set to the offset in @code of the jump found, or of the instruction
- *	that could not be decoded.
- * @which: set to the found jump's target's index in @targets.
+ * cs_walk_function() - Find a chain of direct jumps from a function into a
+ * redirected one.
+ * @w: the walk: its targets, the code it reads, and what it has read so far.
+ * @start: the function's address.
+ * @size: its length in bytes.
+ * @depth: how many jumps led here from the function the module calls.
+ * @self: at depth 0, the redirect the function is (its jumps into itself
+ *	are its own business), or -1.
+ *
+ * On a find, @w->path[0..@w->found] holds the address of each jump of the
+ * chain and @w->which the target's index; on an undecodable instruction,
+ * @w->path[@w->found] holds its address.
  *
  * Context: after cs_sym_resolve_all() (the decoder is the kernel's).
- * Return: 1 if @code has one, 0 if not, -EILSEQ if an instruction could not
- * be decoded (or runs past @len).
+ * Return: 1 if a chain was found, 0 if not, -EILSEQ if an instruction could
+ * not be decoded (or runs past @size), -EFBIG if a function is longer than
+ * CS_SCAN_MAX, -E2BIG if @w->max_seen functions were not enough.
  */
-CS_VISIBLE_IF_SELFTEST int cs_code_jumps_to(const u8 *code, size_t len, unsigned long base,
-					    const unsigned long *targets, unsigned int nr,
-					    size_t *at, unsigned int *which)
+CS_VISIBLE_IF_SELFTEST int cs_walk_function(struct cs_tail_walk *w, unsigned long start,
+					    unsigned long size, unsigned int depth, int self)
 {
+	const u8 *code = cs_code_at(w->fake, start);
+	unsigned long to, next_start, next_size;
 	struct insn insn;
-	unsigned long to;
-	unsigned int i;
 	size_t off;
-	int err;
+	int err, i;
 
-	for (off = 0; off < len; off += insn.length) {
+	if (WARN_ON_ONCE(w->chain > CS_TAIL_CHAIN || depth >= w->chain))
+		return -EINVAL;
+	if (size > CS_SCAN_MAX) {
+		w->start[depth] = start;
+		w->path[depth] = start;
+		w->found = depth;
+		return -EFBIG;
+	}
+	w->start[depth] = start;
+	for (off = 0; off < size; off += insn.length) {
+		w->path[depth] = start + off;
 		err = (int)cs_sym_call4(CS_SYM_insn_decode, &insn, code + off,
-					min_t(size_t, len - off, MAX_INSN_SIZE), INSN_MODE_KERN);
+					min_t(size_t, size - off, MAX_INSN_SIZE), INSN_MODE_KERN);
 		if (err || !insn.length) {
-			*at = off;
+			w->found = depth;
 			return -EILSEQ;
 		}
-		to = cs_jump_target(&insn, base + off);
-		for (i = 0; to && i < nr; i++) {
-			if (to == targets[i]) {
-				*at = off;
-				*which = i;
-				return 1;
-			}
+		to = cs_jump_target(&insn, start + off);
+		if (!to || (to >= start && to < start + size))
+			continue;
+		i = cs_target_index(w, to, depth ? -1 : self);
+		if (i >= 0) {
+			w->found = depth;
+			w->which = i;
+			return 1;
 		}
+		if (depth + 1 >= w->chain ||
+		    !cs_function_at(w->fake, to, &next_start, &next_size) ||
+		    !cs_walk_reaches(w, next_start, depth + 1))
+			continue;
+		err = cs_walk_function(w, next_start, next_size, depth + 1, -1);
+		if (err)
+			return err;
 	}
-	return 0;
+	return w->overflow ? -E2BIG : 0;
 }
 
 /* Every address at which a jump enters @hook's function. */
@@ -126,117 +228,138 @@ static unsigned int cs_entry_points(const struct cs_hook *hook, unsigned long *o
 	return n;
 }
 
-/* The entry points of every redirect, and whose each is. */
-struct cs_jump_targets {
-	unsigned long addr[CS_MAX_REDIRECTS * CS_ENTRIES_PER_HOOK];
-	enum cs_sym owner[CS_MAX_REDIRECTS * CS_ENTRIES_PER_HOOK];
-	unsigned int nr;
-};
-
-/*
- * Refuse if the code @name at @addr (a function, or a function's .cold
- * part) jumps into a redirected function other than @self (the function
- * itself, whose jumps into itself are its own business).
- */
-static int cs_refuse_jumps_from(const char *name, unsigned long addr, unsigned long self,
-				const struct cs_jump_targets *all)
+/* Name the chain @w found, or the instruction it could not decode. */
+static void cs_report(const struct cs_tail_walk *w, const char *name, int err)
 {
-	struct cs_jump_targets others = { .nr = 0 };
-	unsigned long size, offset;
-	unsigned int k, which;
-	size_t at;
-	int found;
+	char chain[256] = "";
+	size_t used = 0;
+	unsigned int d;
 
-	if (!(int)cs_sym_call3(CS_SYM_kallsyms_lookup_size_offset, addr, &size, &offset) ||
-	    offset || !size) {
-		pr_err("kallsyms has no size for %s, to check it for tail calls; refusing to load\n",
-		       name);
-		return -EOPNOTSUPP;
+	if (err == -EFBIG) {
+		pr_err("%ps, reached by jumps from %s, is longer than %d bytes, too long to check it for tail calls; refusing to load\n",
+		       (void *)w->start[w->found], name, CS_SCAN_MAX);
+		return;
 	}
-	if (size > CS_SCAN_MAX) {
-		pr_err("%s is %lu bytes long, too long to check it for tail calls; refusing to load\n",
-		       name, size);
-		return -EOPNOTSUPP;
+	if (err == -E2BIG) {
+		pr_err("the jumps from the functions checked so far (the last %s) reach more than %u functions, too many to check them for tail calls; refusing to load\n",
+		       name, w->max_seen);
+		return;
 	}
-	for (k = 0; k < all->nr; k++) {
-		if (cs_sym_addr(all->owner[k]) == self)
-			continue;
-		others.addr[others.nr] = all->addr[k];
-		others.owner[others.nr++] = all->owner[k];
+	for (d = 0; d <= w->found; d++)
+		used += scnprintf(chain + used, sizeof(chain) - used, "%s%ps+%#lx",
+				  d ? " then " : "", (void *)w->start[d],
+				  w->path[d] - w->start[d]);
+	if (err == -EILSEQ) {
+		pr_err("cannot decode the instruction at %s, reached from %s, to check it for tail calls; refusing to load\n",
+		       chain, name);
+		return;
 	}
-	found = cs_code_jumps_to((const u8 *)addr, size, addr, others.addr, others.nr,
-				 &at, &which);
-	if (found < 0) {
-		pr_err("cannot decode the instruction at %s+%#zx, to check it for tail calls; refusing to load\n",
-		       name, at);
-		return -EOPNOTSUPP;
-	}
-	if (!found)
-		return 0;
-	pr_err("%s+%#zx jumps into %s, a tail call the redirect would let through as the module's own call; refusing to load\n",
-	       name, at, cs_sym_name(others.owner[which]));
-	return -EOPNOTSUPP;
+
+	pr_err("%s jump%s into %s, a tail call the redirect would let through as the module's own call; refusing to load\n",
+	       chain, w->found ? "" : "s", cs_sym_name(w->owners[w->which]));
 }
 
-/* Check the function @name at @addr and its .cold part, if it has one. */
-static int cs_refuse_function(const char *name, unsigned long addr,
-			      const struct cs_jump_targets *all)
+/*
+ * Check the function @name at @addr, and its .cold part if it has one.
+ * Both are marked read before either is walked: a jump between the two is
+ * the function's own business, as a jump within one is.
+ */
+static int cs_refuse_function(struct cs_tail_walk *w, const char *name, unsigned long addr)
 {
 	char cold[KSYM_NAME_LEN];
-	unsigned long cold_addr;
-	int err;
+	unsigned long part[2] = { addr, 0 }, size[2];
+	bool walk[2] = { false, false };
+	int self = -1, err = 0;
+	unsigned int i, nr;
 
-	err = cs_refuse_jumps_from(name, addr, addr, all);
-	if (err)
-		return err;
+	for (i = 0; i < w->nr_targets; i++) {
+		if (w->targets[i] == addr)
+			self = w->owners[i];
+	}
 	snprintf(cold, sizeof(cold), "%s.cold", name);
-	cold_addr = cs_sym_lookup(cold);
-	if (!cold_addr)
+	part[1] = cs_sym_lookup(cold);
+	nr = part[1] ? 2 : 1;
+	for (i = 0; i < nr; i++) {
+		unsigned long start;
+
+		if (!cs_function_at(NULL, part[i], &start, &size[i]) || start != part[i]) {
+			pr_err("kallsyms has no size for %s, to check it for tail calls; refusing to load\n",
+			       i ? cold : name);
+			return -EOPNOTSUPP;
+		}
+		if (size[i] > CS_SCAN_MAX) {
+			pr_err("%s is %lu bytes long, too long to check it for tail calls; refusing to load\n",
+			       i ? cold : name, size[i]);
+			return -EOPNOTSUPP;
+		}
+	}
+	for (i = 0; i < nr; i++)
+		walk[i] = cs_walk_reaches(w, part[i], 0);
+	if (w->overflow)
+		err = -E2BIG;
+	for (i = 0; i < nr && !err; i++) {
+		if (walk[i])
+			err = cs_walk_function(w, part[i], size[i], 0, self);
+	}
+	if (!err)
 		return 0;
-	return cs_refuse_jumps_from(cold, cold_addr, addr, all);
+	cs_report(w, name, err);
+	return -EOPNOTSUPP;
 }
 
 /**
  * cs_refuse_tail_calls() - Refuse a kernel in which a function the module
- * calls jumps into a function it redirects.
+ * calls leads by direct jumps into a function it redirects.
  * @redirects: the redirects, their ftrace sites located.
  * @nr: how many.
  *
  * Context: module init, after the hooks were located, before they are
  * registered.
- * Return: 0, or -EOPNOTSUPP after naming the jump.
+ * Return: 0, or -EOPNOTSUPP after naming the jump, -ENOMEM, or -EINVAL for
+ * an unknown assume_gate_called.
  */
 int cs_refuse_tail_calls(const struct cs_hook *redirects, unsigned int nr)
 {
-	struct cs_jump_targets all = { .nr = 0 };
+	unsigned long targets[CS_MAX_REDIRECTS * CS_ENTRIES_PER_HOOK];
+	int owners[CS_MAX_REDIRECTS * CS_ENTRIES_PER_HOOK];
+	struct cs_tail_walk w = {
+		.targets = targets,
+		.owners = owners,
+		.chain = CS_TAIL_CHAIN,
+		.max_seen = CS_TAIL_MAX_FUNCTIONS,
+	};
 	unsigned long addr;
 	unsigned int i, k;
-	int sym, err;
+	int sym, err = 0;
 
 	if (WARN_ON_ONCE(nr > CS_MAX_REDIRECTS))
 		return -EINVAL;
 	for (i = 0; i < nr; i++) {
-		k = cs_entry_points(&redirects[i], all.addr + all.nr);
+		k = cs_entry_points(&redirects[i], targets + w.nr_targets);
 		while (k--)
-			all.owner[all.nr++] = redirects[i].target;
+			owners[w.nr_targets++] = redirects[i].target;
 	}
+	w.seen = kmalloc_array(w.max_seen, sizeof(*w.seen), GFP_KERNEL);
+	if (!w.seen)
+		return -ENOMEM;
 
-	for (sym = 0; sym < CS_NR_SYMS; sym++) {
+	for (sym = 0; sym < CS_NR_SYMS && !err; sym++) {
 		addr = cs_sym_addr(sym);
 		/* Variables (swap_info, ...) have no code to read. */
-		if (!(int)cs_sym_call1(CS_SYM_core_kernel_text, addr))
-			continue;
-		err = cs_refuse_function(cs_sym_name(sym), addr, &all);
-		if (err)
-			return err;
+		if ((int)cs_sym_call1(CS_SYM_core_kernel_text, addr))
+			err = cs_refuse_function(&w, cs_sym_name(sym), addr);
 	}
-	if (!assume_gate_called)
-		return 0;
-	addr = cs_sym_lookup(assume_gate_called);
-	if (!addr || !(int)cs_sym_call1(CS_SYM_core_kernel_text, addr)) {
-		pr_err("assume_gate_called: no kernel function %s; refusing to load\n",
-		       assume_gate_called);
-		return -EINVAL;
+	if (!err && assume_gate_called) {
+		addr = cs_sym_lookup(assume_gate_called);
+		if (addr && (int)cs_sym_call1(CS_SYM_core_kernel_text, addr)) {
+			err = cs_refuse_function(&w, assume_gate_called, addr);
+		} else {
+			pr_err("assume_gate_called: no kernel function %s; refusing to load\n",
+			       assume_gate_called);
+			err = -EINVAL;
+		}
 	}
-	return cs_refuse_function(assume_gate_called, addr, &all);
+	pr_debug("tail calls: %u functions read\n", w.nr_seen);
+	kfree(w.seen);
+	return err;
 }

@@ -64,6 +64,7 @@
 # host's 2 cores exaggerates lock contention (preempted lock holders).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tests/vm/targets.sh"
 . "$top/tests/bench/arms.sh"
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 export CLUSTERSWAP_CACHE=$cache
@@ -130,7 +131,7 @@ run_line() {
 	"$top/tests/vm/mkroot.sh" "$suite"
 	"$top/tests/vm/root-warm.sh" "$suite"
 	root=$cache/roots/$suite
-	kver=$(ls "$root/lib/modules" | grep -v csdebug | sort -V | tail -n 1)
+	kver=$(root_kernel "$root")
 	if ! [ -x "$root/usr/bin/stress-ng" ] || ! [ -e "$root/usr/bin/perf" ]; then
 		echo "bench: installing stress-ng and perf into the $suite root"
 		mount -t proc proc "$root/proc"

@@ -35,7 +35,8 @@ t0=$(date +%s)
 "$top/tests/vm/mkroot.sh" trixie
 "$top/tests/vm/debug-kernel.sh"
 release=$(cat "$CLUSTERSWAP_CACHE/debug-612/release")
-stock=$(ls "$root/lib/modules" | sort -V | tail -n 1)
+. "$top/tests/vm/targets.sh"
+stock=$(root_kernel "$root")
 all=$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//' |
 	grep -vx 'readme_install_steps_work_as_written\|deb_package_installs_and_purges')
 tests=${TESTS:-$(echo $all)}

@@ -6,9 +6,10 @@
 #                    root, the IBT check, the build-time gate, checkpatch
 #
 # Environment:
-#   KERNELS="6.12 6.1 6.12-deb12"
-#                          kernels to test (default: all three; tests/vm/targets.sh:
-#                          6.12-deb12 is Debian 12's opt-in 6.12, a smoke set)
+#   KERNELS="6.12 6.1 6.12-deb12 6.12-cloud 6.1-cloud"
+#                          kernels to test (default: all five; tests/vm/targets.sh:
+#                          6.12-deb12 is Debian 12's opt-in 6.12, the -cloud ones
+#                          the cloud flavour of each line, a smoke set each)
 #   TESTS="a b ..."        in-VM tests to run (default: all tests/guest/specs/*.sh)
 #   CLUSTERSWAP_CACHE      where build roots and outputs live (~/.cache/clusterswap)
 #   CHECK_LANES=N          how many lanes of guests run side by side (default:
@@ -21,7 +22,7 @@
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-all}
-KERNELS=${KERNELS:-6.12 6.1 6.12-deb12}
+KERNELS=${KERNELS:-6.12 6.1 6.12-deb12 6.12-cloud 6.1-cloud}
 export CLUSTERSWAP_CACHE=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 passed=0
 failed=0
@@ -86,21 +87,32 @@ check_lanes() {
 	echo "$n"
 }
 
-# plan_lanes N UNIT...: the units (a build root's suite, or "bundle") of each
+# plan_lanes N UNIT...: the units (a target's suite, or "bundle") of each
 # of N lanes, one line per lane, each lane's in the order given.  The bench
 # bundle builds in the trixie root and fetches perf into it, while the
-# trixie suite boots overlays over that root: the two share a lane.
+# trixie suite boots overlays over that root: the two share a lane.  So do
+# the targets of one build root (a line's generic and cloud kernels): the
+# host installs into an overlay of the root per test (root-installed.sh).
 plan_lanes() {
-	local n=$1 u next=1
+	local n=$1 u r next=1 i
 	local -a lane
+	local -A lane_of
 	shift
+	lane_of[trixie]=0
 	for u in "$@"; do
-		if [ "$n" = 1 ] || [ "$u" = trixie ] || [ "$u" = bundle ]; then
-			lane[0]="${lane[0]:-} $u"
+		r=bundle
+		[ "$u" = bundle ] || r=$(target_root "$u")
+		[ "$r" = bundle ] && r=trixie
+		if [ "$n" = 1 ]; then
+			i=0
+		elif [ -n "${lane_of[$r]:-}" ]; then
+			i=${lane_of[$r]}
 		else
-			lane[next]="${lane[next]:-} $u"
+			i=$next
+			lane_of[$r]=$i
 			next=$((next % (n - 1) + 1))
 		fi
+		lane[i]="${lane[i]:-} $u"
 	done
 	printf '%s\n' "${lane[@]}"
 }
@@ -202,9 +214,16 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 install_host_tools || { echo "check: cannot install host tools"; echo "0 passed, 1 failed"; exit 1; }
+# The targets to boot, and the build roots they need.
+targets=
 suites=
 for k in $KERNELS; do
-	s=$(target_of "$k") || { echo "0 passed, 1 failed"; exit 1; }
+	t=$(target_of "$k") || { echo "0 passed, 1 failed"; exit 1; }
+	case " $targets " in
+	*" $t "*) ;;
+	*) targets="$targets $t" ;;
+	esac
+	s=$(target_root "$t")
 	case " $suites " in
 	*" $s "*) ;;
 	*) suites="$suites $s" ;;
@@ -257,7 +276,7 @@ done
 
 section "host: the IBT check catches a bad module"
 if [ -d "$CLUSTERSWAP_CACHE/roots/trixie/lib/modules" ]; then
-	kver=$(ls "$CLUSTERSWAP_CACHE/roots/trixie/lib/modules" | sort -V | tail -n 1)
+	kver=$(root_kernel "$CLUSTERSWAP_CACHE/roots/trixie")
 	bad=$("$top/tests/vm/build.sh" trixie "$kver" "$top/tests/host/ibt-fixture" | tail -n 1)
 	out=$(python3 "$top/tests/host/ibt_check.py" "$bad")
 	rc=$?
@@ -327,7 +346,7 @@ if [ "$mode" = all ]; then
 	all_tests=${TESTS:-$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//')}
 	t_vm=$(date +%s)
 	units=
-	for s in $suites; do
+	for s in $targets; do
 		tests=$(target_tests "$s" $all_tests | tr '\n' ' ')
 		[ -n "${tests// /}" ] || continue
 		[ "$tests" = "$(echo $all_tests) " ] || echo "check: $s runs: $tests(targets.sh)"

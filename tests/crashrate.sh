@@ -34,8 +34,9 @@ cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 . "$here/vm/targets.sh"
 
 "$here/vm/mkroot.sh" "$target"
-root=$cache/roots/$target
-kver=$(ls "$root/lib/modules" | sort -V | tail -n 1)
+suite=$(target_root "$target")
+root=$cache/roots/$suite
+kver=$(root_kernel "$root" "$(target_flavour "$target")")
 label=$(target_label "$target" "$kver")
 line=$(echo "$kver" | cut -d. -f1,2)
 out=${CRASHRATE_OUT:-$top/build/crashrate/$label}
@@ -71,7 +72,7 @@ run_arm() {
 	echo "crash_rate_$what" >"$job/tests"
 	echo "crashrate: round $round, $arm ($tcg-threaded TCG)"
 	start=$(date +%s)
-	VM_QEMU=$qemu VM_CPU=$cpu VM_TCG_THREAD=$tcg "$here/vm/run-vm.sh" "$target" "$kver" "$job" $((seconds + 300)) >/dev/null 2>&1 || rc=$?
+	VM_QEMU=$qemu VM_CPU=$cpu VM_TCG_THREAD=$tcg "$here/vm/run-vm.sh" "$suite" "$kver" "$job" $((seconds + 300)) >/dev/null 2>&1 || rc=$?
 	cycles=$(tr -d '\r' <"$job/serial.log" | sed -n 's/.*crashrate: cycle \([0-9]*\)$/\1/p' | tail -n 1)
 	verdict=$(head -n 1 "$job/out/results" 2>/dev/null | cut -d' ' -f1) || true
 	[ "$rc" = 0 ] || died=yes

@@ -21,7 +21,8 @@ echo "demo: the Debian 13 build root (cached in $cache; the first time takes ~3 
 "$top/tests/vm/mkroot.sh" trixie
 "$top/tests/vm/root-warm.sh" trixie
 root=$cache/roots/trixie
-kver=$(ls "$root/lib/modules" | sort -V | tail -n 1)
+. "$top/tests/vm/targets.sh"
+kver=$(root_kernel "$root")
 job=$cache/jobs/demo
 rm -rf "$job"
 mkdir -p "$job/bin"

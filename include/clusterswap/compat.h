@@ -68,9 +68,6 @@
 #ifndef CONFIG_SWAP
 #error "clusterswap: needs CONFIG_SWAP"
 #endif
-#if defined(CS_KERNEL_LINE_61) && !defined(CONFIG_FRONTSWAP)
-#error "clusterswap: on 6.1, needs CONFIG_FRONTSWAP (the zswap copies it drops at free)"
-#endif
 
 /* Redirect a traced function: the ftrace_regs accessor was renamed in 6.5. */
 #ifdef CS_KERNEL_LINE_612

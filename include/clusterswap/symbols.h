@@ -47,6 +47,14 @@ enum cs_sym {
 extern const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST];
 
 /*
+ * Whether the kernel's configuration has the line's symbol @sym at all: a
+ * few belong to an option that one of Debian's flavours leaves out (zswap
+ * and frontswap in the cloud kernels).  One it has not is not resolved, and
+ * the code that would use it is not built (module/<line>/symbols.c).
+ */
+bool cs_line_sym_configured(enum cs_sym sym);
+
+/*
  * Functions of the swap code of later kernels that the line's stock code does
  * not have (NULL-terminated; module/<line>/symbols.c).  A kernel of the line
  * that has one carries a backport of later swap code (a vendor kernel, for

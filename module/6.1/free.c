@@ -40,6 +40,7 @@
  * the store, under the folio lock, before the slot can be freed, and
  * cleared only by invalidation: a clear bit means no copy.
  */
+#ifdef CONFIG_FRONTSWAP
 static void cs_frontswap_invalidate(struct swap_info_struct *si, unsigned long offset,
 				    unsigned int nr)
 {
@@ -56,6 +57,13 @@ static void cs_frontswap_invalidate(struct swap_info_struct *si, unsigned long o
 	}
 	cs_count_n(frontswap_invalidate, stored);
 }
+#else
+/* No frontswap in this kernel (Debian's cloud flavour): no slot has a copy. */
+static inline void cs_frontswap_invalidate(struct swap_info_struct *si, unsigned long offset,
+					   unsigned int nr)
+{
+}
+#endif
 
 /*
  * The bounds must cover a slot before its byte goes to 0 (invariant I-1,

@@ -22,6 +22,21 @@ const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST] = {
 };
 
 /*
+ * frontswap's, only where it is built (zswap selects it): Debian's cloud
+ * flavour leaves both out.
+ */
+bool cs_line_sym_configured(enum cs_sym sym)
+{
+	switch (sym) {
+	case CS_SYM___frontswap_invalidate_page:
+	case CS_SYM_frontswap_enabled_key:
+		return IS_ENABLED(CONFIG_FRONTSWAP);
+	default:
+		return true;
+	}
+}
+
+/*
  * From the cluster allocator of 6.10-6.12 (mTHP swap-out, per-order lists,
  * direct zswap calls) and the reworks after it, in upstream's names.  None
  * is in any 6.1.y.

@@ -30,9 +30,13 @@
  */
 static void cs_zswap_invalidate(unsigned int type, unsigned long offset, unsigned int nr)
 {
-	struct static_key_false *key = cs_sym_data(CS_SYM_zswap_ever_enabled);
+	struct static_key_false *key;
 	unsigned int i;
 
+	/* Without zswap (Debian's cloud flavour) no slot has a copy. */
+	if (!IS_ENABLED(CONFIG_ZSWAP))
+		return;
+	key = cs_sym_data(CS_SYM_zswap_ever_enabled);
 	if (!static_key_enabled(key))
 		return;
 	for (i = 0; i < nr; i++)

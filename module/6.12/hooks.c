@@ -35,12 +35,14 @@ const unsigned int cs_nr_redirects = ARRAY_SIZE(cs_redirects);
 /*
  * disable_swap_slots_cache_lock: swapoff, right after SWP_WRITEOK is cleared.
  * enable_swap_slots_cache: the end of a successful swapon.
- * zswap_swapoff: swapoff teardown (also a failed swapon).
+ * swap_cgroup_swapoff: swapoff teardown, after the device is detached (also
+ * a failed swapon).  Not zswap_swapoff(), which a kernel without zswap
+ * (Debian's cloud flavour) has only as an empty inline.
  */
 struct cs_hook cs_observers[] = {
 	{ CS_SYM_disable_swap_slots_cache_lock },
 	{ CS_SYM_enable_swap_slots_cache },
-	{ CS_SYM_zswap_swapoff },
+	{ CS_SYM_swap_cgroup_swapoff },
 };
 
 const unsigned int cs_nr_observers = ARRAY_SIZE(cs_observers);

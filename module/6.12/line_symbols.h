@@ -6,7 +6,7 @@
  */
 	/* Redirected or observed (hooks.c). */
 	CS_SYM_free_swap_and_cache_nr = CS_SYM_LINE_FIRST,
-	CS_SYM_zswap_swapoff,
+	CS_SYM_swap_cgroup_swapoff,
 	CS_SYM_swap_entry_range_free,
 	/* Called or read by the allocator. */
 	CS_SYM_get_swap_pages,

@@ -7,7 +7,7 @@
 
 const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST] = {
 	[CS_SYM_free_swap_and_cache_nr - CS_SYM_LINE_FIRST] = "free_swap_and_cache_nr",
-	[CS_SYM_zswap_swapoff - CS_SYM_LINE_FIRST] = "zswap_swapoff",
+	[CS_SYM_swap_cgroup_swapoff - CS_SYM_LINE_FIRST] = "swap_cgroup_swapoff",
 	[CS_SYM_swap_entry_range_free - CS_SYM_LINE_FIRST] = "swap_entry_range_free",
 	[CS_SYM_get_swap_pages - CS_SYM_LINE_FIRST] = "get_swap_pages",
 	[CS_SYM_reenable_swap_slots_cache_unlock - CS_SYM_LINE_FIRST] =
@@ -24,6 +24,18 @@ const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST] = {
 	[CS_SYM___try_to_reclaim_swap - CS_SYM_LINE_FIRST] = "__try_to_reclaim_swap",
 	[CS_SYM_total_swap_pages - CS_SYM_LINE_FIRST] = "total_swap_pages",
 };
+
+/* zswap's, only where zswap is built: Debian's cloud flavour leaves it out. */
+bool cs_line_sym_configured(enum cs_sym sym)
+{
+	switch (sym) {
+	case CS_SYM_zswap_invalidate:
+	case CS_SYM_zswap_ever_enabled:
+		return IS_ENABLED(CONFIG_ZSWAP);
+	default:
+		return true;
+	}
+}
 
 /*
  * From the allocator rework of 6.14 ("rework of swap allocator locks": lists

@@ -33,7 +33,8 @@ limit_mib=56
 "$top/tests/vm/mkroot.sh" trixie
 "$top/tests/vm/root-warm.sh" trixie
 root=$cache/roots/trixie
-kver=$(ls "$root/lib/modules" | grep -v csdebug | sort -V | tail -n 1)
+. "$top/tests/vm/targets.sh"
+kver=$(root_kernel "$root")
 rm -rf "$top/build/bench-bundle" "$archive"
 mkdir -p "$stage"/{qemu/lib,qemu/share,6.12,upstream,licenses}
 

@@ -29,7 +29,8 @@ answer=$cache/accel/$key
 if [ ! -s "$answer" ]; then
 	echo "accel: probing KVM with one short boot of Debian 13's kernel (once per host)" >&2
 	"$here/mkroot.sh" trixie >&2
-	kver=$(ls "$cache/roots/trixie/lib/modules" | grep -v csdebug | sort -V | tail -n 1)
+	. "$here/targets.sh"
+	kver=$(root_kernel "$cache/roots/trixie")
 	job=$cache/jobs/accel-probe
 	rm -rf "$job"
 	mkdir -p "$job" "$(dirname "$answer")"

@@ -2,7 +2,8 @@
 # Build clusterswap.ko inside a suite's build root, with that kernel's own
 # compiler and headers.
 #
-#   build.sh SUITE [KVER [SRCDIR]]   KVER defaults to the root's newest kernel;
+#   build.sh SUITE [KVER [SRCDIR]]   KVER defaults to the root's newest
+#                                    generic (amd64 flavour) kernel;
 #                                    SRCDIR builds another module (a test fixture)
 #
 # BUILD_SELFTEST=1 makes a test build of clusterswap (make CS_SELFTEST=y:
@@ -19,7 +20,8 @@ suite=${1:?usage: build.sh SUITE [KVER]}
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 root=$cache/roots/$suite
 [ -d "$root/lib/modules" ] || { echo "build.sh: no build root for $suite (run mkroot.sh)" >&2; exit 1; }
-kver=${2:-$(ls "$root/lib/modules" | sort -V | tail -n 1)}
+. "$here/targets.sh"
+kver=${2:-$(root_kernel "$root")}
 [ -d "$root/usr/src/linux-headers-$kver" ] || { echo "build.sh: no headers for $kver in $suite" >&2; exit 1; }
 
 src=${3:-}

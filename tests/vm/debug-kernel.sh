@@ -29,7 +29,9 @@ root=$cache/roots/trixie
 out=$cache/debug-612
 src=/usr/src/linux-6.12-csdebug
 [ -d "$root/boot" ] || { echo "debug-kernel.sh: no trixie build root (run mkroot.sh trixie)" >&2; exit 1; }
-kver=$(cd "$root/boot" && ls config-6.12.*-amd64 | sed 's/^config-//' | sort -V | tail -n 1)
+. "$(dirname "$0")/targets.sh"
+# The generic flavour's config (not the cloud kernel's beside it).
+kver=$(root_kernel "$root")
 release=${kver%%+*}-csdebug
 pkgver=$(chroot "$root" dpkg-query -W -f='${Version}' "linux-image-$kver")
 recipe=$( { grep -v '^#' "$0"; grep -v '^#' "$(dirname "$0")/debug-kernel.config"

@@ -3,7 +3,10 @@
 # trixie build root's suite into the cache and run with that root's C
 # library, so that a Debian 12 host needs no other apt sources.
 #
-#   emulator.sh        prints the path of a qemu-system-x86_64 wrapper
+#   emulator.sh             prints the path of a qemu-system-x86_64 wrapper
+#   emulator.sh virtiofsd   ... of a virtiofsd wrapper, Debian 13's too: the
+#                           file server of a guest whose kernel has no 9p
+#                           (run-vm.sh)
 #
 # Why not the host's QEMU 7.2: its multi-threaded TCG translates a code page
 # before locking it, so a vCPU can keep a stale translation of kernel text
@@ -21,6 +24,7 @@ cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 root=$cache/roots/trixie
 dir=$cache/emulator
 wrapper=$dir/qemu-system-x86_64
+virtiofsd=$dir/virtiofsd
 
 "$here/mkroot.sh" trixie >&2
 stamp=$(cat "$root/.clusterswap-recipe")
@@ -29,13 +33,14 @@ stamp=$(cat "$root/.clusterswap-recipe")
 mkdir -p "$cache"
 exec 9>"$cache/emulator.lock"
 flock 9
-if [ ! -x "$wrapper" ] || [ "$(cat "$dir/.root-recipe" 2>/dev/null)" != "$stamp" ]; then
+if [ ! -x "$wrapper" ] || [ ! -x "$virtiofsd" ] ||
+	[ "$(cat "$dir/.root-recipe" 2>/dev/null)" != "$stamp" ]; then
 	echo "emulator: qemu-system-x86 from the trixie root's suite into $dir" >&2
 	rm -rf "$dir"
 	mkdir -p "$dir/unpacked"
 	chroot "$root" apt-get update -qq >&2
 	DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -d -y -qq \
-		--no-install-recommends qemu-system-x86 >&2
+		--no-install-recommends qemu-system-x86 virtiofsd >&2
 	for deb in "$root"/var/cache/apt/archives/*.deb; do
 		dpkg -x "$deb" "$dir/unpacked"
 	done
@@ -49,8 +54,20 @@ exec "$root/usr/lib64/ld-linux-x86-64.so.2" \\
 	--library-path "$u/usr/lib/x86_64-linux-gnu:$u/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu" \\
 	"$u/usr/bin/qemu-system-x86_64" -L "$u/usr/share/qemu" -L "$u/usr/share/seabios" "\$@"
 WRAPPER
-	chmod +x "$wrapper"
+	cat >"$virtiofsd" <<WRAPPER
+#!/bin/sh
+# Debian 13's virtiofsd with Debian 13's libraries (tests/vm/emulator.sh).
+exec "$root/usr/lib64/ld-linux-x86-64.so.2" \\
+	--library-path "$u/usr/lib/x86_64-linux-gnu:$u/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu" \\
+	"$u/usr/libexec/virtiofsd" "\$@"
+WRAPPER
+	chmod +x "$wrapper" "$virtiofsd"
 	"$wrapper" --version | head -n 1 >&2 || { rm -f "$wrapper"; exit 1; }
+	"$virtiofsd" --version >&2 || { rm -f "$virtiofsd"; exit 1; }
 	echo "$stamp" >"$dir/.root-recipe"
 fi
-echo "$wrapper"
+if [ "${1:-}" = virtiofsd ]; then
+	echo "$virtiofsd"
+else
+	echo "$wrapper"
+fi

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Build a small busybox initramfs for one kernel of a build root: just the
-# modules needed to mount the root over 9p with a tmpfs overlay on top.
+# modules needed to mount the root over 9p (or virtiofs, for a kernel
+# without 9p: targets.sh's kernel_shares) with a tmpfs overlay on top.
 #
 #   initramfs.sh SUITE KVER     prints the path of the cpio archive
 #
@@ -8,12 +9,14 @@
 # directory read-write at /job, and switch_roots into /job/pid1.sh.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/targets.sh"
 suite=${1:?usage: initramfs.sh SUITE KVER}
 kver=${2:?usage: initramfs.sh SUITE KVER}
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 root=${VM_ROOT:-$cache/roots/$suite}
 out=$cache/initramfs/$suite-$kver.cpio
-stamp=$(cat "$root/.clusterswap-recipe" "$here/initramfs.sh" "$here/init" | sha256sum | cut -c1-16)
+stamp=$(cat "$root/.clusterswap-recipe" "$here/initramfs.sh" "$here/init" "$here/targets.sh" |
+	sha256sum | cut -c1-16)
 
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
 	echo "$out"
@@ -27,8 +30,13 @@ cp "$root/bin/busybox" "$tmp/bin/busybox"
 cp "$here/init" "$tmp/init"
 chmod +x "$tmp/init"
 
-# Modules in load order, decompressed (busybox insmod takes plain .ko).
-for m in virtio_pci 9pnet_virtio 9p overlay; do
+# Modules in load order, decompressed (busybox insmod takes plain .ko); a
+# module built into the kernel is left out (modprobe says "builtin").
+case $(kernel_shares "$kver") in
+virtiofs) modules="virtio_pci virtiofs overlay" ;;
+*) modules="virtio_pci 9pnet_virtio 9p overlay" ;;
+esac
+for m in $modules; do
 	chroot "$root" modprobe -S "$kver" --show-depends "$m"
 done | awk '$1 == "insmod" && !seen[$2]++ {print $2}' >"$tmp/mods.txt"
 : >"$tmp/lib/mod/order"

@@ -1,14 +1,16 @@
 #!/bin/bash
 # Build (or reuse) the Debian build root of one target (targets.sh).
 #
-#   mkroot.sh trixie|bookworm|bookworm-612
+#   mkroot.sh trixie|bookworm|bookworm-612   (or a target booting one of
+#                                             them: trixie-cloud, ...)
 #
-# The root lives outside the repository, in $CLUSTERSWAP_CACHE/roots/TARGET
-# (default ~/.cache/clusterswap). It holds the target's kernel image and
-# headers from its suite and the suite's security updates (what users really
-# run), the compiler those headers were built with, dkms, and the tools the
-# in-VM suite uses.  The same tree is the guest's root file system (read-only
-# over 9p).
+# The root lives outside the repository, in $CLUSTERSWAP_CACHE/roots/ROOT
+# (default ~/.cache/clusterswap). It holds the target's kernel images and
+# headers (the generic flavour's, and but for bookworm-612 the cloud
+# flavour's) from its suite and the suite's security updates (what users
+# really run), the compiler those headers were built with, dkms, and the
+# tools the in-VM suite uses.  The same tree is the guest's root file system
+# (read-only over 9p or virtiofs).
 #
 # The mirror is read from this machine's apt configuration; nothing is added to
 # the host's apt sources. A root is rebuilt only when it is missing or when its
@@ -18,7 +20,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/targets.sh"
-target=${1:?usage: mkroot.sh TARGET}
+target=$(target_root "${1:?usage: mkroot.sh TARGET}")
 suite=$(target_suite "$target") || { echo "mkroot.sh: no recipe for '$target'" >&2; exit 2; }
 kernel_packages=$(target_kernel_packages "$target")
 

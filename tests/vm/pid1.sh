@@ -22,8 +22,14 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/r
 # Module builds in the guest (dkms) go through the host's compiler cache, if
 # it shares one: Debian's kernel headers put ccache in front of the compiler
 # when DEBIAN_KERNEL_USE_CCACHE is set.
-if command -v ccache >/dev/null && mkdir -p /var/cache/ccache &&
-	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 ccache /var/cache/ccache 2>/dev/null; then
+# Over 9p, or virtiofs as the root came (tests/vm/init).
+mount_ccache() {
+	case " $(cat /proc/cmdline) " in
+	*" cs.shares=virtiofs "*) mount -t virtiofs ccache /var/cache/ccache ;;
+	*) mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 ccache /var/cache/ccache ;;
+	esac
+}
+if command -v ccache >/dev/null && mkdir -p /var/cache/ccache && mount_ccache 2>/dev/null; then
 	export CCACHE_DIR=/var/cache/ccache DEBIAN_KERNEL_USE_CCACHE=1
 fi
 mkdir -p /job/out

@@ -7,7 +7,8 @@
 # /job in the guest, and the guest leaves its results in JOBDIR/out:
 # console.log (run.sh's output), rc, dmesg.txt.  The serial console goes to
 # JOBDIR/serial.log.  The suite's compiler cache (root-warm.sh), if it
-# has one, is shared as tag ccache.  Environment: VM_SMP (default 2), VM_MEM
+# has one, is shared as tag ccache.  The shares are 9p, or virtiofs for a
+# kernel that has no 9p (targets.sh: kernel_shares).  Environment: VM_SMP (default 2), VM_MEM
 # (default 2G), VM_APPEND (extra kernel command line), VM_QEMU_EXTRA (extra
 # QEMU options), VM_ROOT (another root than the build root: root-installed.sh),
 # VM_KERNEL and VM_INITRD (another kernel than the root's, e.g. the debug
@@ -20,6 +21,7 @@
 # run.sh to its end (whatever run.sh returned), 1 when it did not.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/targets.sh"
 suite=${1:?usage}; kver=${2:?usage}; job=${3:?usage}; limit=${4:?usage}
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 root=$cache/roots/$suite
@@ -34,14 +36,55 @@ mkdir -p "$job/out"
 # the test either way: BAD_LOG in guest/lib.sh).
 cmdline="console=ttyS0 quiet loglevel=5 panic=-1 oops=panic softlockup_panic=1 mitigations=off"
 cmdline="$cmdline transparent_hugepage=never ${VM_APPEND:-}"
-# The compiler cache of root-warm.sh, when there is one.
-ccache_share=
-if [ -d "$cache/ccache/$suite" ]; then
-	ccache_share="-virtfs local,path=$cache/ccache/$suite,mount_tag=ccache,security_model=none,id=ccache"
-fi
 # The emulator: Debian 13's QEMU (emulator.sh says why not the host's 7.2);
 # VM_QEMU names another.
 qemu=${VM_QEMU:-$("$here/emulator.sh")}
+
+# share TAG DIR ro|rw: DIR for the guest to mount by TAG (init, pid1.sh).
+# Over 9p QEMU serves it.  Over virtiofs a virtiofsd of its own does, on a
+# socket QEMU connects to, and the guest's memory must be shared with it;
+# each virtiofsd ends when QEMU closes its socket, and is killed at exit.
+shares=$(kernel_shares "$kver")
+share_args=()
+machine=q35
+vfs_pids=()
+vfs_dir=
+if [ "$shares" = virtiofs ]; then
+	virtiofsd=$("$here/emulator.sh" virtiofsd)
+	vfs_dir=$(mktemp -d)
+	# Each virtiofsd has usually ended with QEMU: a failed kill is no error
+	# (under errexit it would end the trap, and the script, with status 1).
+	trap 'kill "${vfs_pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$vfs_dir"' EXIT
+	share_args=(-object "memory-backend-memfd,id=mem,size=${VM_MEM:-2G},share=on")
+	machine=q35,memory-backend=mem
+	cmdline="$cmdline cs.shares=virtiofs"
+fi
+share() {
+	local tag=$1 dir=$2 mode=$3 sock i
+	if [ "$shares" = 9p ]; then
+		if [ "$mode" = ro ]; then
+			share_args+=(-virtfs "local,path=$dir,mount_tag=$tag,security_model=passthrough,readonly=on,id=$tag")
+		else
+			share_args+=(-virtfs "local,path=$dir,mount_tag=$tag,security_model=none,id=$tag")
+		fi
+		return 0
+	fi
+	sock=$vfs_dir/$tag.sock
+	"$virtiofsd" --socket-path="$sock" --shared-dir="$dir" --sandbox=chroot --cache=auto \
+		$([ "$mode" = ro ] && echo --readonly) >"$job/virtiofsd-$tag.log" 2>&1 &
+	vfs_pids+=($!)
+	for i in $(seq 50); do
+		[ -S "$sock" ] && break
+		sleep 0.2
+	done
+	[ -S "$sock" ] || { cat "$job/virtiofsd-$tag.log" >&2; echo "run-vm: virtiofsd for $tag did not start" >&2; exit 1; }
+	share_args+=(-chardev "socket,id=vfs-$tag,path=$sock"
+		-device "vhost-user-fs-pci,chardev=vfs-$tag,tag=$tag")
+}
+share root "${VM_ROOT:-$root}" ro
+share job "$job" rw
+# The compiler cache of root-warm.sh, when there is one.
+[ -d "$cache/ccache/$suite" ] && share ccache "$cache/ccache/$suite" rw
 # The CPU (VM_CPU: another): QEMU's "max" without features that only cost
 # under emulation.  With erms the kernel clears and copies pages with "rep
 # stosb" and "rep movsb", which TCG runs one byte per iteration (without
@@ -58,12 +101,10 @@ accel="-accel tcg,thread=${VM_TCG_THREAD:-multi} -cpu $cpu"
 rc=0
 # shellcheck disable=SC2086
 timeout --kill-after=10 "$limit" "$qemu" \
-	-machine q35 $accel -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
+	-machine "$machine" $accel -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
 	-nodefaults -display none -serial "file:$job/serial.log" -monitor none -no-reboot \
 	-kernel "${VM_KERNEL:-$root/boot/vmlinuz-$kver}" -initrd "$initrd" -append "$cmdline" \
-	-virtfs "local,path=${VM_ROOT:-$root},mount_tag=root,security_model=passthrough,readonly=on,id=root" \
-	-virtfs "local,path=$job,mount_tag=job,security_model=none,id=job" \
-	$ccache_share ${VM_QEMU_EXTRA:-} || rc=$?
+	"${share_args[@]}" ${VM_QEMU_EXTRA:-} || rc=$?
 if [ ! -f "$job/out/rc" ]; then
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "run-vm: the guest did not finish within ${limit}s" >&2

@@ -1,10 +1,12 @@
 #!/bin/bash
-# Run the in-VM suite on one target's kernel (the newest in its build root).
+# Run the in-VM suite on one target's kernel (the newest of its flavour in
+# its build root).
 #
 #   suite.sh TARGET TEST...
 #
-# TARGET is a build root (targets.sh: trixie, bookworm, bookworm-612); results
-# are named by its label (6.12, 6.1, 6.12-deb12).
+# TARGET is one of targets.sh's (trixie, bookworm, bookworm-612,
+# trixie-cloud, bookworm-cloud); results are named by its label (6.12, 6.1,
+# 6.12-deb12, 6.12-cloud, 6.1-cloud).
 # SUITE_PREPARE_ONLY=1 and SUITE_SPECS=DIR: below.
 # SUITE_KVER names another kernel release to build for and boot (with
 # VM_KERNEL, VM_INITRD: see run-vm.sh); SUITE_DEBUG=1 says it is a debug
@@ -19,15 +21,17 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-suite=${1:?usage: suite.sh SUITE TEST...}
+target=${1:?usage: suite.sh TARGET TEST...}
 shift
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
-root=$cache/roots/$suite
-kver=${SUITE_KVER:-$(ls "$root/lib/modules" | sort -V | tail -n 1)}
-line=$(echo "$kver" | cut -d. -f1,2)
 . "$here/targets.sh"
-label=$(target_label "$suite" "$kver")
-job=$cache/jobs/$suite
+# The build root the target boots (a cloud target: its line's root).
+suite=$(target_root "$target")
+root=$cache/roots/$suite
+kver=${SUITE_KVER:-$(root_kernel "$root" "$(target_flavour "$target")")}
+line=$(echo "$kver" | cut -d. -f1,2)
+label=$(target_label "$target" "$kver")
+job=$cache/jobs/$target
 
 rm -rf "$job"
 mkdir -p "$job/bin"

@@ -1,5 +1,5 @@
-# The kernels make check builds for and boots: one build root each
-# (mkroot.sh), sourced by check.sh, mkroot.sh and suite.sh.
+# The kernels make check builds for and boots, and the build roots
+# (mkroot.sh) they come from; sourced by check.sh, mkroot.sh and suite.sh.
 #
 #   target   Debian suite  kernel (from SUITE and SUITE-security)     tests
 #   trixie   trixie        linux-image-amd64 (6.12.y, Debian 13)     all
@@ -8,6 +8,11 @@
 #            bookworm      linux-image-6.12-amd64 (6.12.y built for  the smoke set
 #                          Debian 12, which users opt into from
 #                          bookworm-security), with Debian 12's compiler
+#   trixie-cloud, bookworm-cloud
+#            the trixie and bookworm roots' second kernel,           the smoke set
+#            linux-image-cloud-amd64: the kernel of Debian's own
+#            cloud images, trimmed (no 9p: its guests mount their
+#            root and /job over virtiofs, kernel_shares)
 #
 # The full suite runs on trixie's 6.12, from the same kernel source as
 # bookworm-612's; what differs on Debian 12 is the compiler (what gcc
@@ -20,24 +25,61 @@ target_of() {
 	6.12) echo trixie ;;
 	6.1) echo bookworm ;;
 	6.12-deb12) echo bookworm-612 ;;
-	*) echo "unknown kernel '$1' (known: 6.12 6.1 6.12-deb12)" >&2; return 1 ;;
+	6.12-cloud) echo trixie-cloud ;;
+	6.1-cloud) echo bookworm-cloud ;;
+	*) echo "unknown kernel '$1' (known: 6.12 6.1 6.12-deb12 6.12-cloud 6.1-cloud)" >&2; return 1 ;;
 	esac
 }
 
-# target_suite TARGET: the Debian suite its root is made from.
+# target_root TARGET: the build root it boots (a flavour's kernel is
+# installed beside its line's generic one).
+target_root() {
+	echo "${1%-cloud}"
+}
+
+# target_flavour TARGET: the Debian kernel flavour it boots.
+target_flavour() {
+	case $1 in
+	*-cloud) echo cloud-amd64 ;;
+	*) echo amd64 ;;
+	esac
+}
+
+# target_suite ROOT: the Debian suite a build root is made from.
 target_suite() {
 	case $1 in
 	trixie) echo trixie ;;
 	bookworm | bookworm-612) echo bookworm ;;
-	*) echo "no target '$1'" >&2; return 1 ;;
+	*) echo "no build root '$1'" >&2; return 1 ;;
 	esac
 }
 
-# target_kernel_packages TARGET: the kernel image and headers it installs.
+# target_kernel_packages ROOT: the kernel images and headers it installs.
 target_kernel_packages() {
 	case $1 in
 	bookworm-612) echo linux-image-6.12-amd64 linux-headers-6.12-amd64 ;;
-	*) echo linux-image-amd64 linux-headers-amd64 ;;
+	*) echo linux-image-amd64 linux-headers-amd64 linux-image-cloud-amd64 linux-headers-cloud-amd64 ;;
+	esac
+}
+
+# root_kernel ROOTDIR [FLAVOUR]: the newest kernel of FLAVOUR (amd64, the
+# default, or cloud-amd64) installed in a build root; not a debug build
+# (debug-kernel.sh's -csdebug).
+root_kernel() {
+	local flavour=${2:-amd64}
+	ls "$1/lib/modules" | grep -- "-$flavour\$" |
+		{ if [ "$flavour" = amd64 ]; then grep -v -- '-cloud-amd64$\|-rt-amd64$'; else cat; fi; } |
+		sort -V | tail -n 1 | grep . ||
+		{ echo "no $flavour kernel in $1" >&2; return 1; }
+}
+
+# kernel_shares KVER: how its guest mounts the root and /job: 9p, or
+# virtiofs for a cloud kernel, which has no 9p (virtiofs is built into
+# 6.12's and a module of 6.1's).
+kernel_shares() {
+	case $1 in
+	*-cloud-amd64) echo virtiofs ;;
+	*) echo 9p ;;
 	esac
 }
 
@@ -46,18 +88,26 @@ target_kernel_packages() {
 target_label() {
 	case $1 in
 	bookworm-612) echo "$(echo "$2" | cut -d. -f1,2)-deb12" ;;
+	*-cloud) echo "$(echo "$2" | cut -d. -f1,2)-cloud" ;;
 	*) echo "$2" | cut -d. -f1,2 ;;
 	esac
 }
+
+# The smoke set: installed as the README says, loaded, self-tested, pages
+# verified with the switch flipped and beside stock's final frees, and the
+# refusals.
+SMOKE_TESTS="readme_install_steps_work_as_written loads_and_unloads_cleanly self_tests_pass
+swapped_pages_verify switch_under_load_loses_nothing stock_final_free_never_races
+refuses_owned_hooks refuses_unknown_kernels"
 
 # target_tests TARGET ALL...: the tests it runs, of ALL.
 target_tests() {
 	local target=$1 t
 	shift
 	case $target in
-	bookworm-612)
+	bookworm-612 | *-cloud)
 		for t in "$@"; do
-			case " readme_install_steps_work_as_written loads_and_unloads_cleanly self_tests_pass swapped_pages_verify switch_under_load_loses_nothing stock_final_free_never_races refuses_owned_hooks refuses_unknown_kernels " in
+			case " $(echo $SMOKE_TESTS) " in
 			*" $t "*) echo "$t" ;;
 			esac
 		done

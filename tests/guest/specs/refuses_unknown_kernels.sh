@@ -11,7 +11,8 @@
 # tail call the redirect would let through): assume_gate_called names a
 # function to check as if the module called it; 6.1's swapcache_clear()
 # ends in a jump to free_swap_slot() and is refused, 6.12's has no such
-# jump and loads.
+# jump and loads.  (Chains of such jumps through other functions are
+# checked too; the self-tests hold them on made-up code.)
 TIMEOUT_refuses_unknown_kernels=60
 refused() {
 	dmesg -C
@@ -52,6 +53,12 @@ test_refuses_unknown_kernels() {
 		cs_unload
 		;;
 	esac
-	cs_load
+	# The check follows chains of jumps (at most 4) through the functions
+	# they reach; how many it read on this kernel, for its limit (1024).
+	dmesg -C
+	cs_load dyndbg=+p
+	read_fns=$(dmesg | sed -n 's/.*clusterswap: tail calls: \([0-9]*\) functions read.*/\1/p')
+	[ -n "$read_fns" ] || fail "the load did not say how many functions its tail-call check read"
+	note "the tail-call check read $read_fns functions"
 	cs_unload
 }
