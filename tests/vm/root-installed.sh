@@ -15,8 +15,9 @@
 # on a user's machine, only the booted kernel KVER has headers in it (the
 # build root also carries its suite's older kernel for host-side builds).
 # The readme form also proves, in the chroot, that DKMS refuses to build for
-# a kernel outside the supported lines (BUILD_EXCLUSIVE_KERNEL), leaving
-# nothing.
+# a kernel outside the supported lines (BUILD_EXCLUSIVE_KERNEL) and for a
+# PREEMPT_RT kernel of the booted kernel's line (BUILD_EXCLUSIVE_CONFIG),
+# leaving nothing.
 set -euo pipefail
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 cmd=${1:?usage: root-installed.sh mount|umount SUITE ...}
@@ -106,6 +107,27 @@ readme)
 	[ -z "$left" ] || { echo "root-installed: a refused install left $left" >&2; exit 1; }
 	echo "root-installed: dkms refused $fake: $(grep -i -m1 'exclusive\|does not match' "$log")" >&2
 	rm -rf "$merged/lib/modules/$fake"
+
+	# A PREEMPT_RT kernel of the booted kernel's line (Debian's rt-amd64):
+	# its headers' configuration says so, and DKMS refuses it
+	# (BUILD_EXCLUSIVE_CONFIG), though its release matches.
+	rt=${kver%-amd64}-rt-amd64
+	mkdir -p "$merged/lib/modules/$rt" "$merged/usr/src/linux-headers-$rt"
+	{ grep -v '^CONFIG_PREEMPT_RT=\|^# CONFIG_PREEMPT_RT is not set' \
+		"$merged/usr/src/linux-headers-$kver/.config"; echo CONFIG_PREEMPT_RT=y; } \
+		>"$merged/usr/src/linux-headers-$rt/.config"
+	ln -s "/usr/src/linux-headers-$rt" "$merged/lib/modules/$rt/build"
+	: >"$log.rt"
+	if in_root dkms install "clusterswap/$ver" -k "$rt" >"$log.rt" 2>&1; then
+		echo "root-installed: dkms install for $rt (PREEMPT_RT) succeeded" >&2
+		exit 1
+	fi
+	grep -qi 'BUILD_EXCLUSIVE' "$log.rt" ||
+		{ cat "$log.rt" >&2; echo "root-installed: no clear refusal for $rt" >&2; exit 1; }
+	left=$(find "$merged/lib/modules/$rt" -name 'clusterswap.ko*')
+	[ -z "$left" ] || { echo "root-installed: a refused install left $left" >&2; exit 1; }
+	echo "root-installed: dkms refused $rt (PREEMPT_RT): $(grep -i -m1 'exclusive' "$log.rt")" >&2
+	rm -rf "$merged/lib/modules/$rt" "$merged/usr/src/linux-headers-$rt"
 	;;
 *)
 	echo "root-installed: unknown install '$how'" >&2
