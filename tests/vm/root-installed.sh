@@ -92,20 +92,28 @@ readme)
 		{ tail -n 30 "$log" >&2; echo "root-installed: README.md's install steps failed" >&2; exit 1; }
 	rm -rf "$shims" "$merged/tmp/clusterswap-src" "$merged/tmp/readme-install.sh"
 
-	# A kernel of another line, with headers present (borrowed): refused.
+	# dkms_refuses KERNEL PATTERN: DKMS must refuse to install for KERNEL
+	# (its build link made by the caller), with PATTERN in what it says, and
+	# leave nothing.
 	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' "$what/dkms.conf")
+	dkms_refuses() {
+		local k=$1 out=$log.$1 left
+		if in_root dkms install "clusterswap/$ver" -k "$k" >"$out" 2>&1; then
+			echo "root-installed: dkms install for $k succeeded" >&2
+			exit 1
+		fi
+		grep -qi "$2" "$out" ||
+			{ cat "$out" >&2; echo "root-installed: no clear refusal for $k" >&2; exit 1; }
+		left=$(find "$merged/lib/modules/$k" -name 'clusterswap.ko*')
+		[ -z "$left" ] || { echo "root-installed: a refused install left $left" >&2; exit 1; }
+		echo "root-installed: dkms refused $k: $(grep -i -m1 'exclusive\|does not match' "$out")" >&2
+	}
+
+	# A kernel of another line, with headers present (borrowed): refused.
 	fake=6.6.0-99-amd64
 	mkdir -p "$merged/lib/modules/$fake"
 	ln -s "/usr/src/linux-headers-$kver" "$merged/lib/modules/$fake/build"
-	if in_root dkms install "clusterswap/$ver" -k "$fake" >>"$log" 2>&1; then
-		echo "root-installed: dkms install for $fake succeeded" >&2
-		exit 1
-	fi
-	grep -qi 'BUILD_EXCLUSIVE\|does not match' "$log" ||
-		{ cat "$log" >&2; echo "root-installed: no clear refusal for $fake" >&2; exit 1; }
-	left=$(find "$merged/lib/modules/$fake" -name 'clusterswap.ko*')
-	[ -z "$left" ] || { echo "root-installed: a refused install left $left" >&2; exit 1; }
-	echo "root-installed: dkms refused $fake: $(grep -i -m1 'exclusive\|does not match' "$log")" >&2
+	dkms_refuses "$fake" 'BUILD_EXCLUSIVE\|does not match'
 	rm -rf "$merged/lib/modules/$fake"
 
 	# A PREEMPT_RT kernel of the booted kernel's line (Debian's rt-amd64):
@@ -117,16 +125,7 @@ readme)
 		"$merged/usr/src/linux-headers-$kver/.config"; echo CONFIG_PREEMPT_RT=y; } \
 		>"$merged/usr/src/linux-headers-$rt/.config"
 	ln -s "/usr/src/linux-headers-$rt" "$merged/lib/modules/$rt/build"
-	: >"$log.rt"
-	if in_root dkms install "clusterswap/$ver" -k "$rt" >"$log.rt" 2>&1; then
-		echo "root-installed: dkms install for $rt (PREEMPT_RT) succeeded" >&2
-		exit 1
-	fi
-	grep -qi 'BUILD_EXCLUSIVE' "$log.rt" ||
-		{ cat "$log.rt" >&2; echo "root-installed: no clear refusal for $rt" >&2; exit 1; }
-	left=$(find "$merged/lib/modules/$rt" -name 'clusterswap.ko*')
-	[ -z "$left" ] || { echo "root-installed: a refused install left $left" >&2; exit 1; }
-	echo "root-installed: dkms refused $rt (PREEMPT_RT): $(grep -i -m1 'exclusive' "$log.rt")" >&2
+	dkms_refuses "$rt" 'BUILD_EXCLUSIVE'
 	rm -rf "$merged/lib/modules/$rt" "$merged/usr/src/linux-headers-$rt"
 	;;
 *)
