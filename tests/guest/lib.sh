@@ -172,8 +172,9 @@ swap_used() {
 
 # pageout_held MIB SEED WAIT SECONDS OUT: start pageout on MIB MiB, pages
 # that find no slot staying resident (-a), holding its pages WAIT seconds
-# before it verifies them; return once it has paged out (its output in OUT),
-# failing after SECONDS.  $held_pid is its pid, for the caller to wait on.
+# before it verifies them (SIGUSR1 ends the wait sooner); return once it has
+# paged out (its output in OUT), failing after SECONDS.  $held_pid is its pid,
+# for the caller to signal and wait on.
 pageout_held() {
 	$BIN/pageout -m "$1" -a -w "$3" -s "$2" >"$5" &
 	held_pid=$!

@@ -8,7 +8,8 @@
  * kernel to page it out with madvise(MADV_PAGEOUT), counts with mincore() the
  * pages still resident, then verifies every byte after swap-in.
  * With -w it prints "pageout: paged out" and waits SECONDS before verifying
- * (the caller inspects swap meanwhile).  With -a any number of pages may stay
+ * (the caller inspects swap meanwhile), or until SIGUSR1 says the caller is
+ * done.  With -a any number of pages may stay
  * resident (swap too small: those got no slot).
  * Exit status: 0 when at least 99% of the pages left memory (any number with
  * -a) and every page verified; 1 otherwise; 2 on a setup error.
@@ -21,6 +22,7 @@
  * /sys/kernel/mm/transparent_hugepage decide the folio size (64 KiB mTHP).
  */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +35,12 @@
 
 #define PAGE 4096UL
 #define ALIGN (2UL << 20)
+
+/* SIGUSR1 during -w: nothing to do but end the wait. */
+static void on_usr1(int sig)
+{
+	(void)sig;
+}
 
 static uint64_t word(uint64_t seed, size_t page, size_t i)
 {
@@ -118,9 +126,12 @@ int main(int argc, char **argv)
 			resident += vec[p] & 1;
 	}
 	if (wait_s) {
+		/* Before the line the caller waits for: its SIGUSR1 ends the wait. */
+		signal(SIGUSR1, on_usr1);
 		printf("pageout: paged out, %zu of %zu pages resident; waiting %us\n",
 		       resident, npages, wait_s);
 		fflush(stdout);
+		/* A signal's handler ends sleep() early. */
 		sleep(wait_s);
 	}
 

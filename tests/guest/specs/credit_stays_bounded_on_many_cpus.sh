@@ -37,9 +37,9 @@ test_credit_stays_bounded_on_many_cpus() {
 	bound=$((2 * batch * $(nproc)))
 	echo always >/sys/kernel/mm/transparent_hugepage/enabled || fail "cannot enable THP"
 	mthp64 never || true
-	memcg credit 128
+	memcg credit 96
 	thp0=$(vmstat thp_swpout); a9=$(cs_stat alloc.order9)
-	in_memcg_bg credit $BIN/verifier -H -t 2 -m 256 -p 3 -s 57
+	in_memcg_bg credit $BIN/verifier -H -t 2 -m 192 -p 2 -s 57
 	sleep 5
 	credit_within "$bound" "while swapping"
 	wait "$bg_pid"

@@ -10,7 +10,7 @@ NEEDS_default_priority_round_robin=allocator
 
 # rr_run SEED: the verifier through both devices; $peaks: their peaks in KiB.
 rr_run() {
-	in_memcg_bg rr $BIN/verifier -t 2 -m 128 -p 3 -s "$1"
+	in_memcg_bg rr $BIN/verifier -t 2 -m 96 -p 2 -s "$1"
 	peaks=$(swap_peaks $bg_pid /dev/zram0 /dev/zram1)
 	wait $bg_pid
 	verifier_ok $? "(seed $1)"

@@ -25,7 +25,7 @@ test_devices_share_the_load() {
 	cs_load
 	cs_set 1
 	memcg multi 96
-	in_memcg_bg multi $BIN/verifier -t 4 -m 384 -p 3 -s 81
+	in_memcg_bg multi $BIN/verifier -t 4 -m 256 -p 2 -s 81
 	peaks=$(swap_peaks $bg_pid /dev/zram0 /dev/zram1 /dev/zram2 /dev/zram3 /mnt/disk/swapfile)
 	wait $bg_pid
 	verifier_ok $? "on four zram devices"

@@ -30,7 +30,8 @@ test_inconsistency_trips_to_stock_losing_nothing() {
 	echo 1 >$T/tracing_on
 	cs_set 1
 	memcg trip 64
-	in_memcg_bg trip $BIN/verifier -t 2 -m 160 -z 3 -d 30 -s 611
+	# Until told to finish, once the fixture has repaired the count.
+	in_memcg_bg trip $BIN/verifier -t 2 -m 160 -z 3 -d 600 -s 611
 	pid=$bg_pid
 	sleep 8
 	echo 1 >/sys/module/cs_corrupter/parameters/corrupt || fail "the fixture cannot find swap type 1"
@@ -51,6 +52,8 @@ test_inconsistency_trips_to_stock_losing_nothing() {
 	[ "$(cat $CS/enabled)" = 0 ] || fail "enabled reads $(cat $CS/enabled) after a refused switch-on"
 	echo 1 >$CS/tripped 2>/dev/null && fail "tripped took '1'"
 	echo 0 >/sys/module/cs_corrupter/parameters/corrupt || fail "the fixture cannot repair"
+	running $pid || fail "the load ended before the repair"
+	kill -USR1 $pid
 	wait $pid
 	verifier_ok $? "across the trip"
 	echo 0 >$T/tracing_on

@@ -61,6 +61,8 @@ test_interrupted_swapoff_leaves_the_device_in_service() {
 	# At least 16 MiB came free: 8 MiB must leave memory.
 	$BIN/pageout -m 8 -s 132
 	verifier_ok $? "on the device back in service"
+	# Done with the held pages: each process verifies its own now.
+	kill -USR1 $pids
 	for p in $pids; do
 		wait $p
 		verifier_ok $? "through the interrupted swapoff"

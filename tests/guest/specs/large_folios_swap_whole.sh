@@ -15,7 +15,7 @@ thp64() {
 thp_run() {
 	o64=$(thp64 swpout); f64=$(thp64 swpout_fallback)
 	o2m=$(vmstat thp_swpout); f2m=$(vmstat thp_swpout_fallback)
-	in_memcg thp $BIN/verifier -H -t 2 -m 256 -p 3 -s "$2"
+	in_memcg thp $BIN/verifier -H -t 2 -m 192 -p 2 -s "$2"
 	verifier_ok $? "with THP, $1"
 	n64=$(( $(thp64 swpout) - o64 )); n2m=$(( $(vmstat thp_swpout) - o2m ))
 	note "$1: 64kB swpout $n64 fallback $(( $(thp64 swpout_fallback) - f64 )); 2048kB swpout $n2m fallback $(( $(vmstat thp_swpout_fallback) - f2m ))"
@@ -33,7 +33,7 @@ test_large_folios_swap_whole() {
 		echo always >$T/enabled || fail "cannot enable THP"
 	fi
 	cs_load
-	memcg thp 128
+	memcg thp 96
 	thp_run stock 91
 	cs_set 1
 	thp_run clusterswap 92

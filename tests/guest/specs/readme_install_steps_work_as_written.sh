@@ -61,7 +61,7 @@ test_readme_install_steps_work_as_written() {
 		case $step in
 		"echo 1 > /sys/kernel/clusterswap/enabled"*)
 			[ "$(cat $CS/enabled)" = 1 ] || fail "'$step' did not switch it on"
-			in_memcg readme $BIN/verifier -t 2 -m 160 -p 2 -s 51
+			in_memcg readme $BIN/verifier -t 2 -m 128 -p 2 -s 51
 			verifier_ok $? "switched on as the README says"
 			cs_check_ok "switched on as the README says"
 			;;

@@ -21,7 +21,8 @@ test_rotational_first_never_spins() {
 	memcg rot 32
 	# memory.high alone: a full swap throttles the load instead of killing it.
 	echo max >"$CG/rot/memory.max"
-	in_memcg_bg rot $BIN/verifier -H -t 2 -m 128 -p 2 -d 50 -s 91
+	# Until told to finish, once both devices have been filled.
+	in_memcg_bg rot $BIN/verifier -H -t 2 -m 128 -p 2 -d 600 -s 91
 	pid=$bg_pid
 	sleep 10
 	# Fill what is left of both devices, three times over.
@@ -32,6 +33,8 @@ test_rotational_first_never_spins() {
 			fail "a device shows more in use than its size: $(tr '\n' ';' </proc/swaps)"
 	done
 	note "swaps at the end of filling: $(awk 'NR > 1 {printf "%s %s/%s; ", $1, $4, $3}' /proc/swaps)"
+	running $pid || fail "the load ended before the devices were filled"
+	kill -USR1 $pid
 	wait $pid
 	verifier_ok $? "beside a rotational disk of higher priority"
 	mthp64 never

@@ -88,8 +88,9 @@ test_top_shows_what_debugfs_shows() {
 	cs_load
 	cs_set 1
 	memcg top 64
-	in_memcg top $BIN/verifier -t 2 -m 192 -d 25 -s 95 &
-	pid=$!
+	# Until told to finish, once clusterswap-top has sampled it.
+	in_memcg_bg top $BIN/verifier -t 2 -m 192 -d 600 -s 95
+	pid=$bg_pid
 	# Sample once the load both swaps out and frees (its first swap-ins):
 	# a fixed wait is too short on a debug kernel.
 	f0=$(cs_stat freed)
@@ -100,6 +101,8 @@ test_top_shows_what_debugfs_shows() {
 	done
 	[ "$(cs_stat freed)" != "$f0" ] || fail "the load freed no slot in $((i / 2)) s"
 	$TOP --once -d 3 >/tmp/top.txt 2>&1 || fail "clusterswap-top --once under load: $(cat /tmp/top.txt)"
+	running $pid || fail "the load ended before clusterswap-top had sampled it"
+	kill -USR1 $pid
 	wait $pid
 	verifier_ok $? "while clusterswap-top watched"
 	note "clusterswap-top --once, under load:"

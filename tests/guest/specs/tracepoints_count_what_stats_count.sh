@@ -51,7 +51,7 @@ test_tracepoints_count_what_stats_count() {
 	cs_set 1
 	cs_set 0
 	cs_set 1
-	in_memcg trace $BIN/verifier -t 4 -m 192 -p 2 -s 91
+	in_memcg trace $BIN/verifier -t 4 -m 128 -p 2 -s 91
 	verifier_ok $? "with every clusterswap event on"
 	# A rotational device ahead of zram: the module hands those calls to
 	# stock code (stock_fallback, why=rotational).

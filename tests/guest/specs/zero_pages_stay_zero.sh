@@ -12,7 +12,7 @@ test_zero_pages_stay_zero() {
 	cs_load
 	cs_set 1
 	memcg zero 64
-	in_memcg zero $BIN/verifier -t 4 -m 192 -p 3 -z 3 -s 81
+	in_memcg zero $BIN/verifier -t 4 -m 128 -p 2 -z 3 -s 81
 	verifier_ok $? "with zero pages through zram"
 	cs_stats_note alloc.total alloc.fast freed
 	cs_check_ok "zero pages through zram"
@@ -25,7 +25,7 @@ test_zero_pages_stay_zero() {
 	mkswap /dev/vda >/dev/null || fail "mkswap vda"
 	swapon --discard /dev/vda || fail "swapon --discard /dev/vda"
 	a0=$(cs_stat alloc.total)
-	in_memcg_bg zero $BIN/verifier -t 4 -m 192 -p 3 -d 25 -z 3 -s 82
+	in_memcg_bg zero $BIN/verifier -t 4 -m 128 -p 2 -d 16 -z 3 -s 82
 	pid=$bg_pid
 	sleep 3
 	flip_for 10
@@ -35,7 +35,7 @@ test_zero_pages_stay_zero() {
 	note "flipped the switch $flips times"
 	[ "$flips" -ge 50 ] || fail "only $flips flips in 10 s"
 	cs_set 0
-	in_memcg zero $BIN/verifier -t 4 -m 192 -p 2 -z 3 -s 83
+	in_memcg zero $BIN/verifier -t 4 -m 128 -p 2 -z 3 -s 83
 	verifier_ok $? "with zero pages through an SSD with discard, module off"
 	discards=$(awk '{print $12}' /sys/block/vda/stat)
 	note "vda: $discards discard requests completed"

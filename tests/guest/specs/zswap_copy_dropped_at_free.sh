@@ -38,7 +38,7 @@ test_zswap_copy_dropped_at_free() {
 	cs_load
 	memcg zs 64
 	cs_set 1
-	in_memcg zs $BIN/verifier -t 2 -m 160 -p 3 -s 120
+	in_memcg zs $BIN/verifier -t 2 -m 160 -p 2 -s 120
 	verifier_ok $? "through zram, zswap never on"
 	cs_stats_note zswap_invalidate freed
 	[ "$(cs_stat freed)" -gt 10000 ] || fail "only $(cs_stat freed) slots freed: not exercised"
