@@ -2,6 +2,8 @@
 # that found no slot stay in memory and verify), the device is taken out of
 # service with nothing corrupted (check ok while full), and frees bring it
 # back (a later page-out finds room again).
+# Budget: 7 s on 6.12, 7 s on 6.1 (make check, 2-vCPU TCG on a 2-core host);
+# the limit is 25.7x the slowest.
 TIMEOUT_full_device_fails_cleanly=180
 test_full_device_fails_cleanly() {
 	zram_swap 0 16M

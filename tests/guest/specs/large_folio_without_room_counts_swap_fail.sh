@@ -1,6 +1,8 @@
 # A 64 KiB folio that finds no room on a device left full of scattered free
 # slots counts a memory.swap.events "fail" in its memcg, with the module on
 # as with it off (D6), and falls back to order 0.  Every page verifies.
+# Budget: 15 s on 6.12 (make check, 2-vCPU TCG on a 2-core host); the limit
+# is 20.0x the slowest.
 TIMEOUT_large_folio_without_room_counts_swap_fail=300
 NEEDS_large_folio_without_room_counts_swap_fail="allocator mthp"
 

@@ -13,6 +13,8 @@
 # check reads ok.  Before a large folio's slow path looked at full clusters
 # with room (which stock would have had on nonfull), this measured 35
 # fallbacks against stock's 0.
+# Budget: 50 s on 6.12 (make check, 2-vCPU TCG on a 2-core host); the limit
+# is 12.0x the slowest.
 TIMEOUT_large_folios_fall_back_no_more_than_stock=600
 BOOT_large_folios_fall_back_no_more_than_stock=own
 NEEDS_large_folios_fall_back_no_more_than_stock="allocator mthp"

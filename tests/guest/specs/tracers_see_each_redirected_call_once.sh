@@ -5,6 +5,8 @@
 # the trampoline nor the redirect callback a second time.  Before that, a
 # kprobe on put_swap_folio() fired about twice per call.  Every page of the
 # run is verified.
+# Budget: 3 s on 6.12, 3 s on 6.1 (make check, 2-vCPU TCG on a 2-core host);
+# the limit is 40.0x the slowest.
 TIMEOUT_tracers_see_each_redirected_call_once=120
 test_tracers_see_each_redirected_call_once() {
 	zram_swap 0 512M
