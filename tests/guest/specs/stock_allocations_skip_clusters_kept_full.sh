@@ -8,7 +8,7 @@
 # CPU's hint into such a cluster, as a stale hint would; hibernation's
 # slots (stock code, which the module calls) then come from no cluster on
 # the full list, and every page kept in swap verifies.
-# Budget: 3 s on 6.12 (make check, 2-vCPU TCG on a 2-core host); the limit
+# Budget: 3 s on 6.12 (suite.sh, 2-vCPU TCG on a 2-core host); the limit
 # is 40.0x the slowest.
 TIMEOUT_stock_allocations_skip_clusters_kept_full=120
 NEEDS_stock_allocations_skip_clusters_kept_full=order_lists
