@@ -166,6 +166,11 @@ cs_stats_note() {
 }
 
 # swap_used DEV / swap_size DEV: /proc/swaps columns, in KiB.
+# summary_value KEY: the value of line KEY of device 0's debugfs summary.
+summary_value() {
+	awk -v k="$1" '$1 == k {print $2}' "$CSD/devices/0/summary"
+}
+
 swap_used() {
 	awk -v d="$1" '$1 == d {print $4}' /proc/swaps
 }

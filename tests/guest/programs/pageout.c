@@ -9,8 +9,8 @@
  * pages still resident, then verifies every byte after swap-in.
  * With -w it prints "pageout: paged out" and waits SECONDS before verifying
  * (the caller inspects swap meanwhile), or until SIGUSR1 says the caller is
- * done.  With -a any number of pages may stay
- * resident (swap too small: those got no slot).
+ * done.  With -a any number of pages may stay resident (swap too small:
+ * those got no slot).
  * Exit status: 0 when at least 99% of the pages left memory (any number with
  * -a) and every page verified; 1 otherwise; 2 on a setup error.
  * With -1 it works one page at a time: page out page p, check with mincore()

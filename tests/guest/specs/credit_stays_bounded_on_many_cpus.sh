@@ -19,7 +19,7 @@ NEEDS_credit_stays_bounded_on_many_cpus=allocator
 
 # credit_within BOUND WHEN: device 0's credit is at most BOUND slots.
 credit_within() {
-	_c=$(awk '$1 == "credit" {print $2}' "$CSD/devices/0/summary")
+	_c=$(summary_value credit)
 	[ -n "$_c" ] || fail "no credit line in $CSD/devices/0/summary"
 	[ "$_c" -le "$1" ] || fail "device 0 holds $_c slots of credit $2, above $1 (2 batches x $(nproc) CPUs)"
 	note "credit $2: $_c slots (at most $1)"
@@ -31,7 +31,7 @@ test_credit_stays_bounded_on_many_cpus() {
 	zram_swap 0 1G
 	cs_load
 	cs_set 1
-	cluster=$(awk '$1 == "cluster_size" {print $2}' "$CSD/devices/0/summary")
+	cluster=$(summary_value cluster_size)
 	batch=$(cs_stat credit_batch)
 	[ "$batch" = $((8 * 2 * cluster / 64)) ] ||
 		fail "credit batch $batch with 64 possible CPUs, want $((8 * 2 * cluster / 64)) (clusters of $cluster)"

@@ -17,11 +17,6 @@ rss_sum() {
 	echo $_s
 }
 
-# summary_value KEY: a line of device 0's debugfs summary.
-summary_value() {
-	awk -v k="$1" '$1 == k {print $2}' "$CSD/devices/0/summary"
-}
-
 test_interrupted_swapoff_leaves_the_device_in_service() {
 	zram_swap 0 256M
 	cs_load

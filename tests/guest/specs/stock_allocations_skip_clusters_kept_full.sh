@@ -27,7 +27,7 @@ test_stock_allocations_skip_clusters_kept_full() {
 	cat /proc/swaps >/dev/null
 	cs_load
 	cs_set 1
-	cluster=$(awk '$1 == "cluster_size" {print $2}' "$CSD/devices/0/summary")
+	cluster=$(summary_value cluster_size)
 	# Filled by the module, then every other page freed (lib.sh): full
 	# clusters with half their slots free.
 	holes_start 181 8
