@@ -12,8 +12,9 @@ CG=/sys/fs/cgroup
 # A kernel log line that fails the test it appears in (runner.sh) or names
 # why a guest died (vm/suite.sh reads this line from here).  A test that
 # provokes one on purpose names it in ALLOW_LOG_<test> (an extended regular
-# expression); every other such line still fails it.
-BAD_LOG='WARNING:|BUG:|Oops|list_[a-z]* corruption|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN|clusterswap: internal inconsistency|clusterswap: tripped'
+# expression); every other such line still fails it.  "kernel BUG at" is
+# a BUG_ON's own line, with its file and line, before the Oops it causes.
+BAD_LOG='WARNING:|BUG:|kernel BUG at|Oops|list_[a-z]* corruption|general protection fault|soft lockup|hard LOCKUP|rcu_sched self-detected|rcu: INFO|detected stall|INFO: task .* blocked|Kernel panic|UBSAN|KASAN|clusterswap: internal inconsistency|clusterswap: tripped'
 
 fail() {
 	echo "FAIL: $*"
