@@ -176,6 +176,14 @@ swap_used() {
 	awk -v d="$1" '$1 == d {print $4}' /proc/swaps
 }
 
+# zram_pages N: the pages zram device N stores (its mm_stat's first field,
+# the bytes stored before compression), mkswap's header page among them.
+# Unlike /proc/swaps' Used, it counts no slot a CPU took as credit and has
+# not filled yet.
+zram_pages() {
+	awk '{printf "%d\n", $1 / 4096}' "/sys/block/zram$1/mm_stat"
+}
+
 # pageout_held MIB SEED WAIT SECONDS OUT: start pageout on MIB MiB, pages
 # that find no slot staying resident (-a), holding its pages WAIT seconds
 # before it verifies them (SIGUSR1 ends the wait sooner); return once it has

@@ -39,8 +39,14 @@ for name in $(cat /job/tests); do
 	dmesg -C
 	echo "=== $name (limit ${timeout}s)"
 	start=$(date +%s)
-	timeout -k 10 "$timeout" sh -c ". /job/lib.sh; . /job/specs/$name.sh; test_$name" >"/job/out/$name.log" 2>&1
+	# timeout runs in a process group of its own, with everything the test
+	# started: whatever a failed test left running (a load, held pages) is
+	# killed with it, so that it cannot fail the tests after it.
+	timeout -k 10 "$timeout" sh -c ". /job/lib.sh; . /job/specs/$name.sh; test_$name" >"/job/out/$name.log" 2>&1 &
+	test_pid=$!
+	wait $test_pid
 	rc=$?
+	pkill -KILL -g $test_pid 2>/dev/null
 	cat "/job/out/$name.log"
 	dmesg >"/job/out/$name.dmesg"
 	reason=
