@@ -16,10 +16,21 @@ import re
 import sys
 import textwrap
 
-TARGETS = {'trixie': '6.12', 'bookworm': '6.1', 'bookworm-612': '6.12-deb12',
-           'trixie-cloud': '6.12-cloud', 'bookworm-cloud': '6.1-cloud'}
-ORDER = list(TARGETS.values())
+HERE = os.path.dirname(os.path.abspath(__file__))
 HEADROOM = 3.0
+
+
+def kernel_names():
+    """{target: KERNELS name}, in target_of's order (tests/vm/targets.sh)."""
+    with open(os.path.join(HERE, '..', 'vm', 'targets.sh')) as f:
+        pairs = re.findall(r'^\t([0-9][^)\s]*)\) echo (\S+) ;;$', f.read(), re.M)
+    if not pairs:
+        sys.exit('budgets.py: no kernel names in tests/vm/targets.sh (target_of)')
+    return {target: name for name, target in pairs}
+
+
+TARGETS = kernel_names()
+ORDER = list(TARGETS.values())
 
 
 def read_times(log):
@@ -42,7 +53,7 @@ def read_times(log):
 
 
 def budget_lines(per, limit):
-    worst = max(per.values())
+    worst = max(max(per.values()), 1)
     where = ', '.join('%d\u00a0s on %s' % (per[k], k)
                       for k in ORDER + sorted(set(per) - set(ORDER)) if k in per)
     text = ('Budget: %s (make check, 2-vCPU TCG on a 2-core host); the limit '
@@ -71,8 +82,7 @@ def rewrite(path, test, per):
 def main():
     if len(sys.argv) not in (2, 3):
         sys.exit(__doc__)
-    specdir = sys.argv[2] if len(sys.argv) == 3 else os.path.join(
-        os.path.dirname(os.path.abspath(__file__)), '..', 'guest', 'specs')
+    specdir = sys.argv[2] if len(sys.argv) == 3 else os.path.join(HERE, '..', 'guest', 'specs')
     times = read_times(sys.argv[1])
     if not times:
         sys.exit('budgets.py: no test times in %s (not a make check log?)' % sys.argv[1])

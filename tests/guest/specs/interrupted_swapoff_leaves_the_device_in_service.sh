@@ -27,9 +27,8 @@ test_interrupted_swapoff_leaves_the_device_in_service() {
 	# middle stops with part of the device brought back in.  Each holds its
 	# pages until told (SIGUSR1) below: a fixed hold ran out on the debug
 	# kernel before the eighth had paged out, and the first ones' pages
-	# came back in.  Any left when the test fails are killed.
+	# came back in.  If the test fails, the runner kills them.
 	pids=
-	trap 'kill -KILL $pids 2>/dev/null' EXIT
 	for n in 1 2 3 4 5 6 7 8; do
 		pageout_held 40 $((130 + n)) 900 120 /tmp/interrupted.$n
 		pids="$pids $held_pid"
@@ -68,7 +67,6 @@ test_interrupted_swapoff_leaves_the_device_in_service() {
 		wait $p
 		verifier_ok $? "through the interrupted swapoff"
 	done
-	trap - EXIT
 	cs_check_ok "the device back in service"
 	cs_unload
 }
