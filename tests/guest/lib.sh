@@ -240,14 +240,19 @@ mthp64() {
 		fail "cannot set 64kB mTHP to $1"
 }
 
-# flip_start SECONDS: flip the switch every 100 ms (flipper) for SECONDS,
-# ending on 0, in the background ($flip_pid); flip_end waits for it, fails if
-# a write did not take, and sets $flips and $flip_slowest_ms.  flip_for
-# SECONDS does both.  At 100 ms each state still sees hundreds of allocations
-# under the tests' loads (about a thousand a second even at -smp 8), and a
-# test gets its flips in half the time 200 ms took.
+# flip_start SECONDS FLIPS: flip the switch every 100 ms (flipper) for
+# SECONDS, and on until FLIPS flips, but for no more than 5 x SECONDS in all;
+# it ends on 0, in the background ($flip_pid).  flip_end waits for it, fails
+# if a write did not take or FLIPS were not made, and sets $flips and
+# $flip_slowest_ms.  flip_for SECONDS FLIPS does both.  At 100 ms each state
+# still sees hundreds of allocations under the tests' loads (about a thousand
+# a second even at -smp 8).  A write waits for the calls in flight, so a slow
+# guest (a debug kernel) makes fewer flips a second: it flips for longer, and
+# its load must run until the flips end (verifier -d well past SECONDS, then
+# SIGUSR1).
 flip_start() {
-	$BIN/flipper -i 100 -d "$1" >/tmp/flipper.log 2>&1 &
+	flip_want=$2
+	$BIN/flipper -i 100 -d "$1" -n "$2" -l $(($1 * 5)) >/tmp/flipper.log 2>&1 &
 	flip_pid=$!
 }
 
@@ -255,10 +260,13 @@ flip_end() {
 	wait $flip_pid || fail "flipper: $(cat /tmp/flipper.log)"
 	flips=$(sed -n 's/.*flips=\([0-9]*\).*/\1/p' /tmp/flipper.log)
 	flip_slowest_ms=$(sed -n 's/.*slowest_write_ms=\([0-9]*\).*/\1/p' /tmp/flipper.log)
+	flip_seconds=$(sed -n 's/.*seconds=\([0-9.]*\).*/\1/p' /tmp/flipper.log)
+	[ "$flips" -ge "$flip_want" ] ||
+		fail "only $flips flips in $flip_seconds s (slowest write $flip_slowest_ms ms), want $flip_want"
 }
 
 flip_for() {
-	flip_start "$1"
+	flip_start "$1" "$2"
 	flip_end
 }
 

@@ -2,11 +2,14 @@
 /*
  * flipper: flip /sys/kernel/clusterswap/enabled at a steady pace.
  *
- *   flipper [-i MS] [-d SECONDS] [-f FILE]
+ *   flipper [-i MS] [-d SECONDS] [-n FLIPS -l LIMIT] [-f FILE]
  *
  * Writes 1, then 0, then 1 ... to FILE (default the switch) every MS
  * milliseconds (default 200) for SECONDS seconds (default 60), reads the
- * switch back after each write, and ends on 0.  A shell loop cannot keep
+ * switch back after each write, and ends on 0.  With -n it goes on past
+ * SECONDS until it has made FLIPS flips, but stops at LIMIT seconds in all
+ * (a write waits for the calls in flight, so a slow guest makes fewer flips
+ * in the same time; the caller still checks the count).  A shell loop cannot keep
  * that pace on an emulated 8-CPU guest (each process start costs a few
  * hundred milliseconds there); this can.  Prints the number of flips and the
  * longest a write took.
@@ -51,26 +54,31 @@ static int set_switch(const char *file, int on)
 int main(int argc, char **argv)
 {
 	const char *file = "/sys/kernel/clusterswap/enabled";
-	double interval = 0.2, duration = 60, start, end, t, slowest = 0;
+	double interval = 0.2, duration = 60, limit = 0, start, elapsed, t, slowest = 0;
+	unsigned long flips = 0, want = 0;
 	struct timespec pause;
-	unsigned long flips = 0;
 	int opt, on = 1;
 
-	while ((opt = getopt(argc, argv, "i:d:f:")) != -1) {
+	while ((opt = getopt(argc, argv, "i:d:n:l:f:")) != -1) {
 		switch (opt) {
 		case 'i': interval = atof(optarg) / 1000; break;
 		case 'd': duration = atof(optarg); break;
+		case 'n': want = strtoul(optarg, NULL, 10); break;
+		case 'l': limit = atof(optarg); break;
 		case 'f': file = optarg; break;
 		default:
-			fprintf(stderr, "usage: flipper [-i ms] [-d seconds] [-f file]\n");
-			return 2;
+			goto usage;
 		}
 	}
+	if (want && limit < duration)
+		goto usage;
 	pause.tv_sec = (time_t)interval;
 	pause.tv_nsec = (long)((interval - pause.tv_sec) * 1e9);
 	start = now();
-	end = start + duration;
-	while (now() < end) {
+	for (;;) {
+		elapsed = now() - start;
+		if (elapsed >= duration && (flips >= want || elapsed >= limit))
+			break;
 		t = now();
 		if (set_switch(file, on))
 			return 1;
@@ -86,4 +94,7 @@ int main(int argc, char **argv)
 	printf("flipper: flips=%lu seconds=%.1f slowest_write_ms=%.0f\n",
 	       flips, now() - start, slowest * 1000);
 	return 0;
+usage:
+	fprintf(stderr, "usage: flipper [-i ms] [-d seconds] [-n flips -l limit] [-f file]\n");
+	return 2;
 }

@@ -20,9 +20,8 @@ test_preemptible_kernel_loses_nothing() {
 	in_memcg_bg pf $BIN/verifier -t 4 -m 256 -p 2 -d 600 -s 101
 	pid=$bg_pid
 	sleep 2
-	flip_for 10
+	flip_for 10 50
 	note "flipped the switch $flips times"
-	[ "$flips" -ge 50 ] || fail "only $flips flips in 10 s"
 	cs_set 1
 	i=0
 	while [ $i -lt 10 ]; do

@@ -8,9 +8,9 @@
 # has made at least 20,000 allocations (at most 4 runs), and a figure from
 # fewer than 10,000 is a failure.  Stock's figure on the same load, and on
 # the other workloads users produce, is make bench-locks' (any -smp).
-# Then the switch flips every 100 ms for 60 s (at least 150 flips: a write
-# waits for the calls in flight, 90-180 ms on average at -smp 8 here, so
-# 30 s at 50 ms made only 130 on 6.1).  Every page comes back intact.
+# Then the switch flips every 100 ms for 60 s, and on until at least 150
+# flips (a write waits for the calls in flight, 90-180 ms on average at
+# -smp 8 here; the debug kernel made 132 in 60 s).  Every page comes back intact.
 # Budget: 135 s on 6.12, 205 s on 6.1 (make check, 2-vCPU TCG on a 2-core
 # host); the limit is 2.9x the slowest.
 TIMEOUT_smp8_takes_si_lock_rarely=600
@@ -48,14 +48,13 @@ test_smp8_takes_si_lock_rarely() {
 	[ $((la * 1000)) -le $((2 * a)) ] || fail "si->lock taken $la times for $a allocations (over 2 per 1000)"
 	cs_check_ok "8 threads at -smp 8"
 
-	in_memcg smp8 $BIN/verifier -t 8 -m 96 -p 2 -d 60 -s 72 &
-	pid=$!
-	flip_for 60
+	in_memcg_bg smp8 $BIN/verifier -t 8 -m 96 -p 2 -d 600 -s 72
+	pid=$bg_pid
+	flip_for 60 150
+	kill -USR1 $pid
 	wait $pid
 	verifier_ok $? "at -smp 8 with the switch flipping"
 	note "flipped the switch $flips times at -smp 8 (slowest write ${flip_slowest_ms} ms)"
-	# 60 s at 100 ms is 600 flips; each write also waits for calls in flight.
-	[ "$flips" -ge 150 ] || fail "only $flips flips in 60 s"
 	cs_check_ok "flipping the switch at -smp 8"
 	cs_unload
 }

@@ -1,4 +1,4 @@
-# The switch flips every 100 ms for 20 s while 4 threads swap through two
+# The switch flips every 100 ms for 20 s (at least 50 flips) while 4 threads swap through two
 # zram devices and one of them is swapped off and on again, over and over:
 # swapoff's fence and credit hand-back meet the switch's take-over and
 # hand-back (on 6.1 the take-over waits for the slot cache's mutex, which
@@ -17,7 +17,7 @@ test_switch_flips_during_swapoff_lose_nothing() {
 	in_memcg_bg flipoff $BIN/verifier -t 4 -m 256 -d 200 -p 2 -s 67
 	pid=$bg_pid
 	sleep 2
-	flip_start 20
+	flip_start 20 50
 	cycles=0
 	while running $flip_pid; do
 		running $pid || fail "the load ended after $cycles swapoff cycles"
@@ -31,7 +31,6 @@ test_switch_flips_during_swapoff_lose_nothing() {
 	verifier_ok $? "with the switch flipping across swapoff/swapon"
 	note "$cycles swapoff/swapon cycles of zram1 while the switch flipped $flips times"
 	[ "$cycles" -ge 3 ] || fail "only $cycles swapoff cycles in 20 s"
-	[ "${flips:-0}" -ge 50 ] || fail "only ${flips:-0} flips in 20 s"
 	cs_stats_note alloc.total alloc.slow credit.return
 	cs_check_ok "flips during swapoff/swapon"
 	cs_unload

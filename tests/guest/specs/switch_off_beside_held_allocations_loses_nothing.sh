@@ -50,7 +50,7 @@ test_switch_off_beside_held_allocations_loses_nothing() {
 	pace=20 least=100
 	[ "$(cs_line)" = 6.1 ] && pace=1000 least=20
 	$BIN/flipper -i $pace -d 40 >/tmp/flipper.log 2>&1 &
-	flip_pid=$!
+	flip_pid=$! flip_want=$least
 	flip_end
 	wait $pid
 	verifier_ok $? "with the switch flipping beside held allocations"
@@ -59,7 +59,6 @@ test_switch_off_beside_held_allocations_loses_nothing() {
 	stock_frees=$(cat $W/hits)
 	overlaps=$(cat $W/overlaps)
 	note "flipped $flips times (slowest write ${flip_slowest_ms} ms); $(cat /tmp/churn.runs) churner runs; module allocations held $held times; stock final frees widened $stock_frees times; both in their windows at once: $overlaps"
-	[ "$flips" -ge "$least" ] || fail "only $flips flips in 40 s at $pace ms"
 	[ "$held" -gt 0 ] || fail "no module allocation was held: the fixture's probe is not live"
 	[ "$stock_frees" -gt 0 ] || fail "no stock final free ran while off: the test did not exercise the window"
 	[ "$overlaps" = 0 ] || fail "a module allocation ran inside stock's final-free window $overlaps times"

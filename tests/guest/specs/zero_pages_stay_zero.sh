@@ -27,15 +27,16 @@ test_zero_pages_stay_zero() {
 	mkswap /dev/vda >/dev/null || fail "mkswap vda"
 	swapon --discard /dev/vda || fail "swapon --discard /dev/vda"
 	a0=$(cs_stat alloc.total)
-	in_memcg_bg zero $BIN/verifier -t 4 -m 128 -p 2 -d 16 -z 3 -s 82
+	in_memcg_bg zero $BIN/verifier -t 4 -m 128 -p 2 -d 600 -z 3 -s 82
 	pid=$bg_pid
 	sleep 3
-	flip_for 10
+	flip_for 10 50
 	cs_set 1
+	sleep 3
+	kill -USR1 $pid
 	wait $pid
 	verifier_ok $? "with zero pages through an SSD with discard, switch flipping"
 	note "flipped the switch $flips times"
-	[ "$flips" -ge 50 ] || fail "only $flips flips in 10 s"
 	cs_set 0
 	in_memcg zero $BIN/verifier -t 4 -m 128 -p 2 -z 3 -s 83
 	verifier_ok $? "with zero pages through an SSD with discard, module off"
