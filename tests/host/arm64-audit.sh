@@ -8,7 +8,7 @@
 #        tests/host/arm64-audit.sh debian-security bookworm-security 6.1.0-57 6.1
 #
 # ARCHIVE is debian or debian-security (its URI is read from apt's own
-# configuration by tests/vm/mirror.sh); the newest linux-image-ABI-arm64-dbg
+# configuration by tests/vm/mirror.sh); linux-image-ABI-arm64-dbg
 # (vmlinux with symbols) and -unsigned (its config) in SUITE are fetched into
 # the cache, checked against the Packages index's SHA256, and only their
 # boot/ folders unpacked.  Needs binutils-aarch64-linux-gnu; llvm-dwarfdump
@@ -26,13 +26,14 @@ command -v aarch64-linux-gnu-objdump >/dev/null ||
 index=$cache/$suite-arm64-Packages
 [ -s "$index" ] || curl -fsS "$uri/dists/$suite/main/binary-arm64/Packages.xz" | xz -dc >"$index"
 
-# fetch PACKAGE: the newest PACKAGE in the index, checked, into the cache;
-# prints its path.
+# fetch PACKAGE: PACKAGE as the index lists it last (a suite lists one
+# version), checked, into the cache; prints its path.
 fetch() {
 	local stanza file sha
-	stanza=$(awk -v RS= -v p="$1" 'index("\n" $0 "\n", "\nPackage: " p "\n")' "$index" | tail -n 30)
-	file=$(sed -n 's/^Filename: //p' <<<"$stanza" | tail -n 1)
-	sha=$(sed -n 's/^SHA256: //p' <<<"$stanza" | tail -n 1)
+	stanza=$(awk -v RS= -v p="$1" 'index("\n" $0 "\n", "\nPackage: " p "\n") { last = $0 }
+		END { print last }' "$index")
+	file=$(sed -n 's/^Filename: //p' <<<"$stanza")
+	sha=$(sed -n 's/^SHA256: //p' <<<"$stanza")
 	[ -n "$file" ] || { echo "arm64-audit: $1 is not in $suite" >&2; exit 1; }
 	local deb=$cache/$(basename "$file")
 	if ! [ -s "$deb" ]; then
