@@ -13,6 +13,8 @@
 #include <linux/rcupdate.h>
 #include <linux/workqueue.h>
 
+#include <arch_ftrace.h>
+
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
 #include <clusterswap/tail_calls.h>
@@ -89,12 +91,12 @@ static void notrace cs_observe_cb(unsigned long ip, unsigned long parent_ip,
 
 /*
  * PERMANENT: without it, sysctl kernel.ftrace_enabled=0 would silently drop
- * the redirects.  With DYNAMIC_FTRACE_WITH_ARGS, IPMODIFY needs no SAVE_REGS
- * (livepatch registers the same way).
+ * the redirects.  What else IPMODIFY needs (SAVE_REGS, where ftrace has no
+ * "with args" mode) is the architecture's (arch_ftrace.h).
  */
 static struct ftrace_ops cs_redirect_ops = {
 	.func = cs_redirect_cb,
-	.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT,
+	.flags = FTRACE_OPS_FL_IPMODIFY | FTRACE_OPS_FL_PERMANENT | CS_ARCH_REDIRECT_FLAGS,
 };
 
 static struct ftrace_ops cs_observe_ops = {
@@ -152,7 +154,7 @@ static void cs_hooks_name_owned(void)
 	for (i = 0; i < cs_nr_redirects; i++) {
 		memset(&probe, 0, sizeof(probe));
 		probe.func = cs_probe_cb;
-		probe.flags = FTRACE_OPS_FL_IPMODIFY;
+		probe.flags = FTRACE_OPS_FL_IPMODIFY | CS_ARCH_REDIRECT_FLAGS;
 		if (ftrace_set_filter_ip(&probe, cs_redirects[i].fentry, 0, 0))
 			continue;
 		if (register_ftrace_function(&probe) == -EBUSY) {

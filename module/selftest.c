@@ -9,6 +9,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 
+#include <clusterswap/arch.h>
 #include <clusterswap/compat.h>
 #include <clusterswap/control.h>
 #include <clusterswap/selftest.h>
@@ -105,73 +106,42 @@ static int cs_fake_walk(const struct cs_fake_code *f, const unsigned long *targe
 	return cs_walk_function(w, f->base, f->len, 0, -1);
 }
 
-/* A jmp rel32 at @code[@off], for code loaded at @base, to @to. */
-static void cs_put_jmp(u8 *code, unsigned long base, size_t off, unsigned long to)
-{
-	s32 rel = to - (base + off + 5);
-
-	code[off] = 0xe9;
-	memcpy(code + off + 1, &rel, sizeof(rel));
-}
-
 /*
- * The tail-call check (tail_calls.c) on made-up code at a made-up address,
- * decoded by the kernel's decoder: each kind of direct jump into a
- * redirected function is found; a call, a jump elsewhere and a jump one
- * byte off are not; an instruction cut off by the end is undecodable.
+ * The tail-call check (tail_calls.c) on made-up code at a made-up address:
+ * a direct jump into a redirected function is found, where it is and into
+ * which; a jump to an address that is no entry point of one is not; an
+ * instruction cut off by the end is undecodable.  Which instructions are
+ * jumps is the architecture's decoder's test (cs_arch_selftest_jumps()).
  */
 static void cs_selftest_tail_calls(struct cs_selftest *t)
 {
 	const unsigned long base = 0xffffffff81000000UL;
 	const unsigned long target = base + 0x1000;
-	static const struct {
-		u8 op[2];	/* opcode bytes, then a 32-bit displacement */
-		unsigned int size;	/* the whole instruction */
-		long bias;	/* added to the displacement */
-		int found;
-	} cases[] = {
-		{ { 0xe9 }, 5, 0, 1 },		/* jmp rel32 */
-		{ { 0x0f, 0x84 }, 6, 0, 1 },	/* je rel32 */
-		{ { 0x0f, 0x85 }, 6, 1, 0 },	/* jne rel32, one byte off */
-		{ { 0xe8 }, 5, 0, 0 },		/* call rel32: returns */
-		{ { 0xe9 }, 5, -1, 0 },		/* jmp rel32, one byte short */
-	};
+	const size_t off = 40;
 	unsigned long targets[] = { base + 0x2000, target };
 	static u8 code[64];
 	struct cs_fake_code f = { .base = base, .bytes = code, .len = sizeof(code), .nr = 1 };
 	struct cs_tail_walk w;
-	unsigned int i;
 	int found;
 
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		const size_t off = 40;
-		unsigned int oplen = cases[i].size - sizeof(s32);
-		s32 rel = target - (base + off + cases[i].size) + cases[i].bias;
+	cs_arch_fill_nops(code, sizeof(code));
+	cs_arch_put_jump(code, base, off, target);
+	found = cs_fake_walk(&f, targets, ARRAY_SIZE(targets), 1, 4, &w);
+	cs_expect(t, found == 1 && w.found == 0 && w.path[0] == base + off && w.which == 1,
+		  "a tail call: %d, at %#lx after %u jumps (want %#zx), target %u",
+		  found, w.path[0] - base, w.found, off, w.which);
 
-		memset(code, 0x90, sizeof(code));	/* NOPs */
-		memcpy(code + off, cases[i].op, oplen);
-		memcpy(code + off + oplen, &rel, sizeof(rel));
-		found = cs_fake_walk(&f, targets, ARRAY_SIZE(targets), 1, 4, &w);
-		cs_expect(t, found == cases[i].found, "tail call case %u: found %d", i, found);
-		if (found == 1 && cases[i].found == 1)
-			cs_expect(t, w.found == 0 && w.path[0] == base + off && w.which == 1,
-				  "tail call case %u: at %#lx after %u jumps (want %#lx), target %u",
-				  i, w.path[0] - base, w.found, off, w.which);
-	}
+	cs_arch_put_jump(code, base, off, target + 0x10);
+	found = cs_fake_walk(&f, targets, ARRAY_SIZE(targets), 1, 4, &w);
+	cs_expect(t, found == 0, "a jump into the middle of a redirected function: %d", found);
 
-	/* jmp rel8 backwards, into a function just before this code. */
-	memset(code, 0x90, sizeof(code));
-	code[10] = 0xeb;
-	code[11] = (u8)(s8)-20;
-	targets[0] = base + 12 - 20;
-	found = cs_fake_walk(&f, targets, 1, 1, 4, &w);
-	cs_expect(t, found == 1 && w.path[0] == base + 10, "tail call by jmp rel8: %d", found);
-
-	/* A jmp rel32 with three bytes of its displacement: undecodable. */
-	code[0] = 0xe9;
-	f.len = 4;
+	/* A jump with part of it past the function's end: undecodable. */
+	cs_arch_put_jump(code, base, 0, target);
+	f.len = 3;
 	found = cs_fake_walk(&f, targets, 1, 1, 4, &w);
 	cs_expect(t, found == -EILSEQ && w.path[0] == base, "a jump cut off by the end: %d", found);
+
+	cs_arch_selftest_jumps(t);
 }
 
 /*
@@ -190,10 +160,10 @@ static void cs_selftest_tail_chains(struct cs_selftest *t)
 	struct cs_tail_walk w;
 	int found;
 
-	memset(code, 0x90, sizeof(code));
-	cs_put_jmp(code, base, 8, base + len);
-	cs_put_jmp(code, base, len + 0, base + 2 * len + 16);
-	cs_put_jmp(code, base, 2 * len + 20, targets[0]);
+	cs_arch_fill_nops(code, sizeof(code));
+	cs_arch_put_jump(code, base, 8, base + len);
+	cs_arch_put_jump(code, base, len + 0, base + 2 * len + 16);
+	cs_arch_put_jump(code, base, 2 * len + 20, targets[0]);
 
 	found = cs_fake_walk(&f, targets, 1, 3, 4, &w);
 	cs_expect(t, found == 1 && w.found == 2 && w.path[0] == base + 8 &&
@@ -205,7 +175,7 @@ static void cs_selftest_tail_chains(struct cs_selftest *t)
 	cs_expect(t, found == -E2BIG, "a walk past what it remembers: %d", found);
 
 	/* The second jumps back to the first instead: a loop, no chain. */
-	cs_put_jmp(code, base, len + 0, base);
+	cs_arch_put_jump(code, base, len + 0, base);
 	found = cs_fake_walk(&f, targets, 1, 4, 4, &w);
 	cs_expect(t, found == 0 && w.nr_seen == 2, "a loop of jumps: %d, %u read",
 		  found, w.nr_seen);

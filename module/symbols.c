@@ -5,7 +5,7 @@
  *
  * cs_resolved is the one table of resolved addresses.  Only the cs_sym_*
  * functions in this file and cs_sym_call() in gate.S read it;
- * tests/host/ibt_check.py enforces that on the built module, which is why
+ * tests/host/gate_check.py enforces that on the built module, which is why
  * the table has a global (module-local) name.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -14,21 +14,20 @@
 #include <linux/module.h>
 #include <linux/kprobes.h>
 #include <linux/kallsyms.h>
-#include <linux/uaccess.h>
 #include <linux/string.h>
 #include <linux/ftrace.h>
 
+#include <clusterswap/arch.h>
 #include <clusterswap/symbols.h>
 #include <clusterswap/warn.h>
 
 struct cs_kaddr cs_resolved[CS_NR_SYMS] __ro_after_init;
 
-static const char * const cs_sym_names[CS_SYM_LINE_FIRST] = {
+static const char * const cs_sym_names[CS_SYM_ARCH_FIRST] = {
 	[CS_SYM_kallsyms_lookup_name] = "kallsyms_lookup_name",
 	[CS_SYM_ftrace_location] = "ftrace_location",
 	[CS_SYM_core_kernel_text] = "core_kernel_text",
 	[CS_SYM_kallsyms_lookup_size_offset] = "kallsyms_lookup_size_offset",
-	[CS_SYM_insn_decode] = "insn_decode",
 	[CS_SYM_folio_alloc_swap] = "folio_alloc_swap",
 	[CS_SYM_free_swap_slot] = "free_swap_slot",
 	[CS_SYM_put_swap_folio] = "put_swap_folio",
@@ -40,29 +39,26 @@ static const char * const cs_sym_names[CS_SYM_LINE_FIRST] = {
 	[CS_SYM_swap_avail_lock] = "swap_avail_lock",
 };
 
-/* ENDBR64, and the 4-byte NOP the kernel seals unused ENDBRs with. */
-#define CS_ENDBR64		0xfa1e0ff3U
-#define CS_ENDBR_SEALED		0x001f0f66U
-
 const char *cs_sym_name(enum cs_sym sym)
 {
-	if (sym < CS_SYM_LINE_FIRST)
+	if (sym < CS_SYM_ARCH_FIRST)
 		return cs_sym_names[sym];
+	if (sym < CS_SYM_LINE_FIRST)
+		return cs_arch_sym_names[sym - CS_SYM_ARCH_FIRST];
 	return cs_line_sym_names[sym - CS_SYM_LINE_FIRST];
 }
 
 /*
- * kallsyms_lookup_name is not exported; a kprobe still finds it.  On IBT
- * kernels arch_adjust_kprobe_addr() places the probe after the function's
- * ENDBR (or its sealed NOP), so step back over it, then confirm with kallsyms
- * that the result is the very start of the function.
+ * kallsyms_lookup_name is not exported; a kprobe still finds it.  The
+ * architecture may place the probe past the function's first instruction
+ * (x86 with IBT: after its ENDBR), so take the function's start from it,
+ * then confirm with kallsyms that the result is the very start.
  */
 static unsigned long cs_sym_find_kallsyms_lookup_name(void)
 {
 	struct kprobe kp = { .symbol_name = "kallsyms_lookup_name" };
 	char buf[KSYM_SYMBOL_LEN];
 	unsigned long addr;
-	u32 insn;
 	int err;
 
 	err = register_kprobe(&kp);
@@ -70,13 +66,8 @@ static unsigned long cs_sym_find_kallsyms_lookup_name(void)
 		pr_err("cannot locate kallsyms_lookup_name with a kprobe (%d)\n", err);
 		return 0;
 	}
-	addr = (unsigned long)kp.addr;
+	addr = cs_arch_kprobe_start((unsigned long)kp.addr);
 	unregister_kprobe(&kp);
-
-	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT) &&
-	    !copy_from_kernel_nofault(&insn, (void *)(addr - 4), sizeof(insn)) &&
-	    (insn == CS_ENDBR64 || insn == CS_ENDBR_SEALED))
-		addr -= 4;
 
 	sprint_symbol(buf, addr);
 	if (!str_has_prefix(buf, "kallsyms_lookup_name+0x0/")) {

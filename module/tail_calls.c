@@ -15,10 +15,12 @@
  * that made one is refused at load, as one with a compiler-made copy is
  * (cs_sym_clone()).
  *
- * The check decodes, with the kernel's own instruction decoder, the machine
- * code of every kernel function the module resolved and of its .cold part,
- * for a direct jmp or jcc that lands on a redirected function: its start,
- * the end of its ENDBR, or its ftrace site.  A direct jump that leaves the
+ * The check decodes (module/arch/<arch>/jumps.c: on x86 with the kernel's
+ * own decoder) the machine code of every kernel function the module
+ * resolved and of its .cold part, for a direct jump, conditional or not,
+ * that lands on a redirected function where its redirect would be passed:
+ * its start, its ftrace site, and what else the architecture names
+ * (cs_arch_entry_points()).  A direct jump that leaves the
  * function for another is followed into that one, and from there on, up to
  * CS_TAIL_CHAIN jumps from the function the module called.  A function is
  * read whole wherever a jump enters it: a jump that no path from that entry
@@ -30,8 +32,8 @@
 #include <linux/moduleparam.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <asm/insn.h>
 
+#include <clusterswap/arch.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/selftest.h>
 #include <clusterswap/symbols.h>
@@ -47,8 +49,6 @@ static char *assume_gate_called;
 module_param(assume_gate_called, charp, 0);
 MODULE_PARM_DESC(assume_gate_called, "test only: check this function's tail calls too");
 
-/* Where a jump may enter each redirected function (cs_entry_points()). */
-#define CS_ENTRIES_PER_HOOK	3
 #define CS_MAX_REDIRECTS	8
 
 /* No function the module calls is near this long; a longer one is refused. */
@@ -60,27 +60,6 @@ MODULE_PARM_DESC(assume_gate_called, "test only: check this function's tail call
  * rather than half checked.
  */
 #define CS_TAIL_MAX_FUNCTIONS	1024
-
-/**
- * cs_jump_target() - Where a decoded instruction jumps, if it is a direct
- * jump.
- * @insn: the instruction, decoded.
- * @at: its address.
- *
- * Return: the target of a jmp or jcc with a 32-bit or 8-bit displacement,
- * or 0 for any other instruction (a call returns; it is no tail call).
- */
-static unsigned long cs_jump_target(const struct insn *insn, unsigned long at)
-{
-	u8 op = insn->opcode.bytes[0];
-	bool jump = op == 0xe9 || op == 0xeb ||		/* jmp rel32, rel8 */
-		    (op & 0xf0) == 0x70 ||		/* jcc rel8 */
-		    (op == 0x0f && (insn->opcode.bytes[1] & 0xf0) == 0x80);	/* jcc rel32 */
-
-	if (!jump)
-		return 0;
-	return at + insn->length + insn->immediate.value;
-}
 
 /* The index in @w->targets of @to, or -1; @self's own entry points skipped. */
 static int cs_target_index(const struct cs_tail_walk *w, unsigned long to, int self)
@@ -164,7 +143,7 @@ static const u8 *cs_code_at(const struct cs_fake_code *fake, unsigned long addr)
  * chain and @w->which the target's index; on an undecodable instruction,
  * @w->path[@w->found] holds its address.
  *
- * Context: after cs_sym_resolve_all() (the decoder is the kernel's).
+ * Context: after cs_sym_resolve_all() (x86's decoder is the kernel's).
  * Return: 1 if a chain was found, 0 if not, -EILSEQ if an instruction could
  * not be decoded (or runs past @size), -EFBIG if a function is longer than
  * CS_SCAN_MAX, -E2BIG if @w->max_seen functions were not enough.
@@ -174,7 +153,7 @@ CS_VISIBLE_IF_SELFTEST int cs_walk_function(struct cs_tail_walk *w, unsigned lon
 {
 	const u8 *code = cs_code_at(w->fake, start);
 	unsigned long to, next_start, next_size;
-	struct insn insn;
+	unsigned int len;
 	size_t off;
 	int err, i;
 
@@ -187,15 +166,13 @@ CS_VISIBLE_IF_SELFTEST int cs_walk_function(struct cs_tail_walk *w, unsigned lon
 		return -EFBIG;
 	}
 	w->start[depth] = start;
-	for (off = 0; off < size; off += insn.length) {
+	for (off = 0; off < size; off += len) {
 		w->path[depth] = start + off;
-		err = (int)cs_sym_call4(CS_SYM_insn_decode, &insn, code + off,
-					min_t(size_t, size - off, MAX_INSN_SIZE), INSN_MODE_KERN);
-		if (err || !insn.length) {
+		len = cs_arch_decode_jump(code + off, size - off, start + off, &to);
+		if (!len) {
 			w->found = depth;
 			return -EILSEQ;
 		}
-		to = cs_jump_target(&insn, start + off);
 		if (!to || (to >= start && to < start + size))
 			continue;
 		i = cs_target_index(w, to, depth ? -1 : self);
@@ -213,19 +190,6 @@ CS_VISIBLE_IF_SELFTEST int cs_walk_function(struct cs_tail_walk *w, unsigned lon
 			return err;
 	}
 	return w->overflow ? -E2BIG : 0;
-}
-
-/* Every address at which a jump enters @hook's function. */
-static unsigned int cs_entry_points(const struct cs_hook *hook, unsigned long *out)
-{
-	unsigned long addr = cs_sym_addr(hook->target);
-	unsigned int n = 0;
-
-	out[n++] = addr;
-	out[n++] = hook->fentry;
-	if (IS_ENABLED(CONFIG_X86_KERNEL_IBT))
-		out[n++] = addr + 4;
-	return n;
 }
 
 /* Name the chain @w found, or the instruction it could not decode. */
@@ -320,8 +284,8 @@ static int cs_refuse_function(struct cs_tail_walk *w, const char *name, unsigned
  */
 int cs_refuse_tail_calls(const struct cs_hook *redirects, unsigned int nr)
 {
-	unsigned long targets[CS_MAX_REDIRECTS * CS_ENTRIES_PER_HOOK];
-	int owners[CS_MAX_REDIRECTS * CS_ENTRIES_PER_HOOK];
+	unsigned long targets[CS_MAX_REDIRECTS * CS_ARCH_MAX_ENTRIES];
+	int owners[CS_MAX_REDIRECTS * CS_ARCH_MAX_ENTRIES];
 	struct cs_tail_walk w = {
 		.targets = targets,
 		.owners = owners,
@@ -335,7 +299,8 @@ int cs_refuse_tail_calls(const struct cs_hook *redirects, unsigned int nr)
 	if (WARN_ON_ONCE(nr > CS_MAX_REDIRECTS))
 		return -EINVAL;
 	for (i = 0; i < nr; i++) {
-		k = cs_entry_points(&redirects[i], targets + w.nr_targets);
+		k = cs_arch_entry_points(cs_sym_addr(redirects[i].target),
+					 redirects[i].fentry, targets + w.nr_targets);
 		while (k--)
 			owners[w.nr_targets++] = redirects[i].target;
 	}

@@ -5,7 +5,9 @@
  * clusterswap reaches into mm/swapfile.c internals that change between kernel
  * lines, so it is built for an explicit list of lines and refuses all others,
  * at build time (here) and at load time (kernel_gate.c).  Every #if on the
- * kernel version in the module belongs in this file.
+ * kernel version in the module belongs in this file, except where a line
+ * changed an architecture's ftrace interface: that is in the architecture's
+ * arch_ftrace.h (module/arch/<arch>/), beside the rest of that interface.
  *
  *   6.12.y  Debian 13 (trixie), RHEL 10: the primary target.
  *   6.1.y   Debian 12 (bookworm).
@@ -55,25 +57,23 @@
 #error "clusterswap: PREEMPT_RT kernels are not supported"
 #endif
 
+/*
+ * The architectures with a folder module/arch/<arch>/ (include/clusterswap/
+ * arch.h): x86-64, and arm64 (module/README.md, section 12).
+ */
+#if !defined(CONFIG_X86_64) && !defined(CONFIG_ARM64)
+#error "clusterswap: unsupported architecture: supported are x86-64 and arm64"
+#endif
+
 #ifndef __ASSEMBLY__
 
 #include <linux/ftrace.h>
 
-#ifndef CONFIG_DYNAMIC_FTRACE_WITH_ARGS
-#error "clusterswap: needs CONFIG_DYNAMIC_FTRACE_WITH_ARGS (x86-64 distro kernels have it)"
-#endif
 #ifndef CONFIG_KPROBES
 #error "clusterswap: needs CONFIG_KPROBES to find kallsyms_lookup_name"
 #endif
 #ifndef CONFIG_SWAP
 #error "clusterswap: needs CONFIG_SWAP"
-#endif
-
-/* Redirect a traced function: the ftrace_regs accessor was renamed in 6.5. */
-#ifdef CS_KERNEL_LINE_612
-#define cs_ftrace_set_ip(fregs, ip) ftrace_regs_set_instruction_pointer(fregs, ip)
-#else
-#define cs_ftrace_set_ip(fregs, ip) ftrace_instruction_pointer_set(fregs, ip)
 #endif
 
 #endif /* !__ASSEMBLY__ */

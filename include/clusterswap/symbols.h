@@ -8,7 +8,7 @@
  * a C function pointer.  It is a struct cs_kaddr, which C cannot call, and the
  * only way to run it is cs_sym_call(), which transfers control with a RET
  * through the assembly gate in gate.S (RET is not checked by IBT).  The host
- * check tests/host/ibt_check.py proves on the built .ko that the module makes
+ * check tests/host/gate_check.py proves on the built .ko that the module makes
  * no indirect call or jump at all, and that only cs_sym_* functions read the
  * table of resolved addresses.
  */
@@ -18,17 +18,19 @@
 #include <clusterswap/compat.h>
 
 /*
- * The non-exported symbols the module needs: those of every line here, each
- * line's own after them, in its folder (module/<line>/line_symbols.h, named
- * in module/<line>/symbols.c), so that no version test is needed here.
- * kallsyms_lookup_name comes first because it finds all the others.
+ * The non-exported symbols the module needs: those of every line and
+ * architecture here; then the architecture's own, in its folder
+ * (module/arch/<arch>/arch_symbols.h, named in its symbols.c); then the
+ * line's own, in its folder (module/<line>/line_symbols.h, named in
+ * module/<line>/symbols.c), so that no version or architecture test is
+ * needed here.  kallsyms_lookup_name comes first because it finds all the
+ * others.
  */
 enum cs_sym {
 	CS_SYM_kallsyms_lookup_name,
 	CS_SYM_ftrace_location,
 	CS_SYM_core_kernel_text,
 	CS_SYM_kallsyms_lookup_size_offset,
-	CS_SYM_insn_decode,
 	CS_SYM_folio_alloc_swap,
 	CS_SYM_free_swap_slot,
 	CS_SYM_put_swap_folio,
@@ -38,6 +40,14 @@ enum cs_sym {
 	CS_SYM_enable_swap_slots_cache,
 	CS_SYM_swap_info,
 	CS_SYM_swap_avail_lock,
+	/*
+	 * The architecture's own symbols are numbered from CS_SYM_ARCH_FIRST;
+	 * an architecture with none leaves the range empty (the next
+	 * enumerator, CS_SYM_LINE_FIRST, equals CS_SYM_ARCH_FIRST).
+	 */
+	CS_SYM_ARCH_FIRST,
+	CS_SYM_ARCH_BEFORE_FIRST_ = CS_SYM_ARCH_FIRST - 1,
+#include <arch_symbols.h>
 	CS_SYM_LINE_FIRST,	/* the line's own symbols are numbered from here */
 #include <line_symbols.h>
 	CS_NR_SYMS
@@ -96,7 +106,10 @@ unsigned long cs_sym_call(enum cs_sym sym, unsigned long a1, unsigned long a2,
 	cs_sym_call(sym, (unsigned long)(a1), (unsigned long)(a2), \
 		    (unsigned long)(a3), (unsigned long)(a4), 0)
 
-/* gate.S: run @fn(a1..a5) by a RET transfer; returns what @fn returned. */
+/*
+ * module/arch/<arch>/gate.S: run @fn(a1..a5), with the gate as its return
+ * address; returns what @fn returned.
+ */
 unsigned long cs_gate_call(unsigned long fn, unsigned long a1, unsigned long a2,
 			   unsigned long a3, unsigned long a4, unsigned long a5);
 

@@ -19,29 +19,12 @@ archive=$1 suite=$2 abi=$3 line=$4
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}/arm64-audit
 mkdir -p "$cache"
-uri=$("$top/tests/vm/mirror.sh" "$archive")
 command -v aarch64-linux-gnu-objdump >/dev/null ||
 	apt-get install -y -qq binutils-aarch64-linux-gnu >/dev/null
 
-index=$cache/$suite-arm64-Packages
-[ -s "$index" ] || curl -fsS "$uri/dists/$suite/main/binary-arm64/Packages.xz" | xz -dc >"$index"
-
-# fetch PACKAGE: PACKAGE as the index lists it last (a suite lists one
-# version), checked, into the cache; prints its path.
+# fetch PACKAGE: PACKAGE of SUITE, checked, into the cache; prints its path.
 fetch() {
-	local stanza file sha
-	stanza=$(awk -v RS= -v p="$1" 'index("\n" $0 "\n", "\nPackage: " p "\n") { last = $0 }
-		END { print last }' "$index")
-	file=$(sed -n 's/^Filename: //p' <<<"$stanza")
-	sha=$(sed -n 's/^SHA256: //p' <<<"$stanza")
-	[ -n "$file" ] || { echo "arm64-audit: $1 is not in $suite" >&2; exit 1; }
-	local deb=$cache/$(basename "$file")
-	if ! [ -s "$deb" ]; then
-		curl -fsS -o "$deb.part" "$uri/$file"
-		mv "$deb.part" "$deb"
-	fi
-	echo "$sha  $deb" | sha256sum -c --quiet - >&2
-	echo "$deb"
+	"$top/tests/vm/deb-fetch.sh" "$archive" "$suite" arm64 "$1" "$cache"
 }
 
 dbg=$(fetch "linux-image-$abi-arm64-dbg")

@@ -24,7 +24,7 @@
  * (cs_sym_call() enters those after their ftrace call site, so that does not
  * happen through it: see cs_sym_call_past_ftrace().)  There is no indirect
  * branch here;
- * tests/host/ibt_check.py verifies that on the built module.
+ * tests/host/gate_check.py verifies that on the built module.
  */
 #include <linux/linkage.h>
 #include <linux/objtool.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Deliberately wrong: what tests/host/ibt_check.py exists to catch.  Never
+ * Deliberately wrong: what tests/host/gate_check.py exists to catch.  Never
  * loaded; only compiled so the check can be shown to fail on real object code.
  */
 #include <linux/module.h>
@@ -10,10 +10,10 @@ struct cs_kaddr {
 };
 
 struct cs_kaddr cs_resolved[2];
-unsigned long ibt_bad_leaked;
+unsigned long gate_bad_leaked;
 
 /* Rule 1: a resolved address called through a C function pointer. */
-static noinline int ibt_bad_indirect_call(void)
+static noinline int gate_bad_indirect_call(void)
 {
 	int (*fn)(void) = (int (*)(void))cs_resolved[1].addr;
 
@@ -26,23 +26,23 @@ static noinline int ibt_bad_indirect_call(void)
  */
 static noinline int __traceiter_not_an_event(void)
 {
-	int (*fn)(void) = (int (*)(void))READ_ONCE(ibt_bad_leaked);
+	int (*fn)(void) = (int (*)(void))READ_ONCE(gate_bad_leaked);
 
 	return fn();
 }
 
 /* Rule 2: the table read outside cs_sym_*(). */
-static noinline void ibt_bad_leak(void)
+static noinline void gate_bad_leak(void)
 {
-	ibt_bad_leaked = cs_resolved[0].addr;
+	gate_bad_leaked = cs_resolved[0].addr;
 }
 
-static int __init ibt_bad_init(void)
+static int __init gate_bad_init(void)
 {
-	ibt_bad_leak();
-	if (ibt_bad_leaked == 1)
+	gate_bad_leak();
+	if (gate_bad_leaked == 1)
 		return __traceiter_not_an_event();
-	return cs_resolved[1].addr ? ibt_bad_indirect_call() : 0;
+	return cs_resolved[1].addr ? gate_bad_indirect_call() : 0;
 }
-module_init(ibt_bad_init);
+module_init(gate_bad_init);
 MODULE_LICENSE("GPL");

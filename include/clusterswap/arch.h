@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What each architecture provides, in its folder module/arch/<arch>/ (the
+ * kernel's SRCARCH: x86, arm64), as each kernel line does in module/<line>/.
+ * Nothing outside those folders tests the architecture.
+ *
+ *   gate.S           cs_sym_call() and cs_gate_call(): the only way the
+ *                    module runs a kernel function it resolved (symbols.h)
+ *   arch_symbols.h   the architecture's own non-exported symbols (enum cs_sym)
+ *   arch_ftrace.h    how a redirect sets the traced function's next
+ *                    instruction, and the ftrace mode that needs
+ *   symbols.c        their names, and where a kprobe puts a function's start
+ *   jumps.c          the instruction decoder of the tail-call check
+ *   selftest.c       that decoder's self-tests, on made-up code
+ */
+#ifndef _CLUSTERSWAP_ARCH_H
+#define _CLUSTERSWAP_ARCH_H
+
+#include <linux/types.h>
+
+struct cs_selftest;
+
+/* Names of the architecture's own symbols, from CS_SYM_ARCH_FIRST on. */
+extern const char * const cs_arch_sym_names[];
+
+/**
+ * cs_arch_kprobe_start() - The start of the function a kprobe placed on
+ * its name landed in.
+ * @addr: the kprobe's address.
+ *
+ * Return: the address the function's symbol names; symbols.c confirms it
+ * with kallsyms before using it.
+ */
+unsigned long cs_arch_kprobe_start(unsigned long addr);
+
+/**
+ * cs_arch_decode_jump() - Decode one instruction for the tail-call check.
+ * @code: where its bytes can be read.
+ * @avail: how many bytes of the function there are from @code on.
+ * @at: its address in the kernel.
+ * @to: set to where it jumps, if it is a direct jump (a call, which
+ *	returns, is not); else to 0.
+ *
+ * Context: after cs_sym_resolve_all() (x86 decodes with the kernel's own
+ * decoder, through the gate).
+ * Return: its length in bytes, or 0 if it cannot be decoded within @avail.
+ */
+unsigned int cs_arch_decode_jump(const u8 *code, size_t avail, unsigned long at,
+				 unsigned long *to);
+
+/* The most addresses cs_arch_entry_points() gives for one function. */
+#define CS_ARCH_MAX_ENTRIES	3
+
+/**
+ * cs_arch_entry_points() - Every address at which a jump may enter a
+ * redirected function without passing its redirect.
+ * @addr: the function's start.
+ * @ftrace_site: its ftrace call site.
+ * @out: room for CS_ARCH_MAX_ENTRIES addresses.
+ *
+ * Return: how many were written.
+ */
+unsigned int cs_arch_entry_points(unsigned long addr, unsigned long ftrace_site,
+				  unsigned long *out);
+
+#ifdef CS_SELFTEST
+/* Made-up code for the tail-call self-tests (module/selftest.c). */
+void cs_arch_fill_nops(u8 *code, size_t len);
+void cs_arch_put_jump(u8 *code, unsigned long base, size_t off, unsigned long to);
+/* The architecture's decoder cases: each kind of jump, found or not. */
+void cs_arch_selftest_jumps(struct cs_selftest *t);
+#endif
+
+#endif /* _CLUSTERSWAP_ARCH_H */
