@@ -15,6 +15,7 @@
 
 #include <arch_ftrace.h>
 
+#include <clusterswap/arch.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
 #include <clusterswap/tail_calls.h>
@@ -197,6 +198,12 @@ static int cs_hooks_locate(struct cs_hook *hooks, unsigned int nr,
 		if (!hooks[i].fentry) {
 			pr_err("%s cannot be traced on this kernel; refusing to load\n",
 			       cs_sym_name(hooks[i].target));
+			return -EOPNOTSUPP;
+		}
+		/* The gate enters past the site: it must be the entry's. */
+		if (!cs_arch_ftrace_site_ok(addr, hooks[i].fentry)) {
+			pr_err("%s has its ftrace site at +%#lx, not where this architecture's entry puts it; refusing to load\n",
+			       cs_sym_name(hooks[i].target), hooks[i].fentry - addr);
 			return -EOPNOTSUPP;
 		}
 		err = ftrace_set_filter_ip(ops, hooks[i].fentry, 0, 0);

@@ -48,6 +48,18 @@ unsigned long cs_arch_kprobe_start(unsigned long addr);
 unsigned int cs_arch_decode_jump(const u8 *code, size_t avail, unsigned long at,
 				 unsigned long *to);
 
+/**
+ * cs_arch_ftrace_site_ok() - Whether a function's ftrace site is where the
+ * architecture's patchable entry puts it.
+ * @addr: the function's start.
+ * @ftrace_site: what ftrace_location() gave for it.
+ *
+ * The gate enters a redirected function right after its site
+ * (cs_sym_call_past_ftrace()): that is its first instruction of its own
+ * only where the site is the entry's, which the load checks here.
+ */
+bool cs_arch_ftrace_site_ok(unsigned long addr, unsigned long ftrace_site);
+
 /* The most addresses cs_arch_entry_points() gives for one function. */
 #define CS_ARCH_MAX_ENTRIES	3
 

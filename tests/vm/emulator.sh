@@ -4,6 +4,8 @@
 # library, so that a Debian 12 host needs no other apt sources.
 #
 #   emulator.sh             prints the path of a qemu-system-x86_64 wrapper
+#   emulator.sh aarch64     ... of a qemu-system-aarch64 wrapper, Debian 13's
+#                           too: the arm64 guests (run-vm.sh)
 #   emulator.sh virtiofsd   ... of a virtiofsd wrapper, Debian 13's too: the
 #                           file server of a guest whose kernel has no 9p
 #                           (run-vm.sh)
@@ -25,6 +27,7 @@ root=$cache/roots/trixie
 dir=$cache/emulator
 wrapper=$dir/qemu-system-x86_64
 virtiofsd=$dir/virtiofsd
+aarch64=$dir/qemu-system-aarch64
 
 "$here/mkroot.sh" trixie >&2
 stamp=$(cat "$root/.clusterswap-recipe")
@@ -33,14 +36,14 @@ stamp=$(cat "$root/.clusterswap-recipe")
 mkdir -p "$cache"
 exec 9>"$cache/emulator.lock"
 flock 9
-if [ ! -x "$wrapper" ] || [ ! -x "$virtiofsd" ] ||
+if [ ! -x "$wrapper" ] || [ ! -x "$virtiofsd" ] || [ ! -x "$aarch64" ] ||
 	[ "$(cat "$dir/.root-recipe" 2>/dev/null)" != "$stamp" ]; then
-	echo "emulator: qemu-system-x86 from the trixie root's suite into $dir" >&2
+	echo "emulator: qemu-system-x86 and -arm from the trixie root's suite into $dir" >&2
 	rm -rf "$dir"
 	mkdir -p "$dir/unpacked"
 	chroot "$root" apt-get update -qq >&2
 	DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -d -y -qq \
-		--no-install-recommends qemu-system-x86 virtiofsd >&2
+		--no-install-recommends qemu-system-x86 qemu-system-arm virtiofsd >&2
 	for deb in "$root"/var/cache/apt/archives/*.deb; do
 		dpkg -x "$deb" "$dir/unpacked"
 	done
@@ -61,13 +64,21 @@ exec "$root/usr/lib64/ld-linux-x86-64.so.2" \\
 	--library-path "$u/usr/lib/x86_64-linux-gnu:$u/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu" \\
 	"$u/usr/libexec/virtiofsd" "\$@"
 WRAPPER
-	chmod +x "$wrapper" "$virtiofsd"
+	cat >"$aarch64" <<WRAPPER
+#!/bin/sh
+# Debian 13's QEMU for arm64 guests with Debian 13's libraries (tests/vm/emulator.sh).
+exec "$root/usr/lib64/ld-linux-x86-64.so.2" \\
+	--library-path "$u/usr/lib/x86_64-linux-gnu:$u/lib/x86_64-linux-gnu:$root/usr/lib/x86_64-linux-gnu" \\
+	"$u/usr/bin/qemu-system-aarch64" -L "$u/usr/share/qemu" "\$@"
+WRAPPER
+	chmod +x "$wrapper" "$virtiofsd" "$aarch64"
 	"$wrapper" --version | head -n 1 >&2 || { rm -f "$wrapper"; exit 1; }
+	"$aarch64" --version | head -n 1 >&2 || { rm -f "$aarch64"; exit 1; }
 	"$virtiofsd" --version >&2 || { rm -f "$virtiofsd"; exit 1; }
 	echo "$stamp" >"$dir/.root-recipe"
 fi
-if [ "${1:-}" = virtiofsd ]; then
-	echo "$virtiofsd"
-else
-	echo "$wrapper"
-fi
+case ${1:-} in
+virtiofsd) echo "$virtiofsd" ;;
+aarch64) echo "$aarch64" ;;
+*) echo "$wrapper" ;;
+esac

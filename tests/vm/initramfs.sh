@@ -15,8 +15,10 @@ kver=${2:?usage: initramfs.sh SUITE KVER}
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 root=${VM_ROOT:-$cache/roots/$suite}
 out=$cache/initramfs/$suite-$kver.cpio
-stamp=$(cat "$root/.clusterswap-recipe" "$here/initramfs.sh" "$here/init" "$here/targets.sh" |
-	sha256sum | cut -c1-16)
+# A root being made (mkroot-arm64.sh's second stage) has no recipe yet.
+stamp=$(cat "$here/initramfs.sh" "$here/init" "$here/targets.sh" - 2>/dev/null <"$root/.clusterswap-recipe" ||
+	cat "$here/initramfs.sh" "$here/init" "$here/targets.sh" /proc/sys/kernel/random/uuid)
+stamp=$(echo "$stamp" | sha256sum | cut -c1-16)
 
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
 	echo "$out"
@@ -36,11 +38,19 @@ case $(kernel_shares "$kver") in
 virtiofs) modules="virtio_pci virtiofs overlay" ;;
 *) modules="virtio_pci 9pnet_virtio 9p overlay" ;;
 esac
+# An arm64 root is made on a disk (mkroot-arm64.sh).
+[ "$(target_arch "$kver")" = arm64 ] && modules="$modules virtio_blk ext4"
+# The host's modprobe reads another architecture's module tree (-d).
 for m in $modules; do
-	chroot "$root" modprobe -S "$kver" --show-depends "$m"
+	if [ "$(target_arch "$kver")" = arm64 ]; then
+		modprobe -d "$root" -S "$kver" --show-depends "$m"
+	else
+		chroot "$root" modprobe -S "$kver" --show-depends "$m"
+	fi
 done | awk '$1 == "insmod" && !seen[$2]++ {print $2}' >"$tmp/mods.txt"
 : >"$tmp/lib/mod/order"
 while read -r path; do
+	path=${path#"$root"}
 	name=$(basename "$path")
 	case $name in
 	*.ko.xz) xz -dc "$root$path" >"$tmp/lib/mod/${name%.xz}"; name=${name%.xz} ;;

@@ -21,6 +21,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/targets.sh"
 target=$(target_root "${1:?usage: mkroot.sh TARGET}")
+# An arm64 root is made in two stages, the second in a guest.
+[ "$(target_arch "$target")" = arm64 ] && exec "$here/mkroot-arm64.sh"
 suite=$(target_suite "$target") || { echo "mkroot.sh: no recipe for '$target'" >&2; exit 2; }
 kernel_packages=$(target_kernel_packages "$target")
 

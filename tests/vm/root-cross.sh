@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Give the trixie build root what building clusterswap for Debian 13's arm64
 # kernels takes, beside its amd64 ones: the compiler those kernels were
-# built with (gcc-14-aarch64-linux-gnu, an amd64 package of trixie) and
+# built with (gcc-14-aarch64-linux-gnu, an amd64 package of trixie), with
+# the arm64 C library for the test programs (libc6-dev-arm64-cross), and
 # their headers, of the same ABI as the root's amd64 kernel.
 #
 #   root-cross.sh            prints the arm64 kernel releases built for
@@ -24,22 +25,21 @@ log=$cache/roots/trixie.cross.log
 abi=$(root_kernel "$root")
 abi=${abi%-amd64}
 flavours="arm64 cloud-arm64"
+packages="gcc-14-aarch64-linux-gnu libc6-dev-arm64-cross"
 stamp=$root/.clusterswap-cross
-want="$abi $flavours $(cat "$root/.clusterswap-recipe")"
+want="$abi $flavours $packages $(cat "$root/.clusterswap-recipe")"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
 	exec 9>"$cache/roots/trixie.lock"
 	flock 9
 	: >"$log"
-	if ! [ -x "$root/usr/bin/aarch64-linux-gnu-gcc-14" ]; then
-		echo "root-cross: installing gcc-14-aarch64-linux-gnu into the trixie root" >&2
-		install_cc() {
-			DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq \
-				--no-install-recommends gcc-14-aarch64-linux-gnu >>"$log" 2>&1
-		}
-		install_cc || { chroot "$root" apt-get update -qq >>"$log" 2>&1 && install_cc; } ||
-			{ tail -n 20 "$log" >&2; exit 1; }
-		chroot "$root" apt-get clean
-	fi
+	echo "root-cross: installing $packages into the trixie root" >&2
+	install_cc() {
+		DEBIAN_FRONTEND=noninteractive chroot "$root" apt-get install -y -qq \
+			--no-install-recommends $packages >>"$log" 2>&1
+	}
+	install_cc || { chroot "$root" apt-get update -qq >>"$log" 2>&1 && install_cc; } ||
+		{ tail -n 20 "$log" >&2; exit 1; }
+	chroot "$root" apt-get clean
 	for flavour in $flavours; do
 		deb=$("$here/deb-fetch.sh" debian-security trixie-security arm64 \
 			"linux-headers-$abi-$flavour" "$cache/arm64") ||

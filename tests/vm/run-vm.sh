@@ -81,7 +81,14 @@ share() {
 	share_args+=(-chardev "socket,id=vfs-$tag,path=$sock"
 		-device "vhost-user-fs-pci,chardev=vfs-$tag,tag=$tag")
 }
-share root "${VM_ROOT:-$root}" ro
+if [ -n "${VM_ROOT_DISK:-}" ]; then
+	# The init finds it by its serial number.
+	share_args+=(-drive "file=$VM_ROOT_DISK,if=none,format=raw,id=csroot"
+		-device "virtio-blk-pci,drive=csroot,serial=csroot")
+	cmdline="$cmdline cs.root=disk"
+else
+	share root "${VM_ROOT:-$root}" ro
+fi
 share job "$job" rw
 # The compiler cache of root-warm.sh, when there is one.
 [ -d "$cache/ccache/$suite" ] && share ccache "$cache/ccache/$suite" rw
@@ -96,6 +103,19 @@ share job "$job" rw
 # verifier run through zram (180,000 pages swapped out) in an otherwise idle
 # guest: 9.8-10.0 s with "max", 8.2-8.8 s without erms and la57.
 cpu=${VM_CPU:-max,-la57,-erms,-fsrm,-fsrs,-fzrm,-fsrc}
+console=ttyS0
+case $kver in
+*-arm64)
+	# arm64: "max" with the implementation-defined pointer-authentication
+	# algorithm, which TCG computes far faster than the architected QARMA
+	# (the kernel signs every return address); the PL011 console.
+	qemu=${VM_QEMU:-$("$here/emulator.sh" aarch64)}
+	machine=virt,gic-version=3${machine#q35}
+	cpu=${VM_CPU:-max,pauth-impdef=on}
+	console=ttyAMA0
+	;;
+esac
+cmdline="console=$console ${cmdline#console=ttyS0 }"
 accel="-accel tcg,thread=${VM_TCG_THREAD:-multi} -cpu $cpu"
 [ "${VM_ACCEL:-tcg}" = kvm ] && accel="-accel kvm -cpu ${VM_CPU:-host}"
 rc=0
@@ -103,7 +123,7 @@ rc=0
 timeout --kill-after=10 "$limit" "$qemu" \
 	-machine "$machine" $accel -smp "${VM_SMP:-2}" -m "${VM_MEM:-2G}" \
 	-nodefaults -display none -serial "file:$job/serial.log" -monitor none -no-reboot \
-	-kernel "${VM_KERNEL:-$root/boot/vmlinuz-$kver}" -initrd "$initrd" -append "$cmdline" \
+	-kernel "${VM_KERNEL:-${VM_ROOT:-$root}/boot/vmlinuz-$kver}" -initrd "$initrd" -append "$cmdline" \
 	"${share_args[@]}" ${VM_QEMU_EXTRA:-} || rc=$?
 if [ ! -f "$job/out/rc" ]; then
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then

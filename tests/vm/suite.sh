@@ -25,9 +25,16 @@ target=${1:?usage: suite.sh TARGET TEST...}
 shift
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 . "$here/targets.sh"
-# The build root the target boots (a cloud target: its line's root).
+# The build root the target boots (a cloud target: its line's root), and
+# the root its module and programs are built in: the same, or for an arm64
+# target the trixie root with its cross compiler (root-cross.sh).
 suite=$(target_root "$target")
 root=$cache/roots/$suite
+build_suite=$(target_build_root "$target")
+build_root=$cache/roots/$build_suite
+arch=$(target_arch "$target")
+"$here/mkroot.sh" "$suite"
+[ "$arch" = arm64 ] && "$here/root-cross.sh" >/dev/null
 kver=${SUITE_KVER:-$(root_kernel "$root" "$(target_flavour "$target")")}
 line=$(echo "$kver" | cut -d. -f1,2)
 label=$(target_label "$target" "$kver")
@@ -36,23 +43,26 @@ job=$cache/jobs/$target
 rm -rf "$job"
 mkdir -p "$job/bin"
 "$here/root-warm.sh" "$suite"
-ko=$("$here/build.sh" "$suite" "$kver" | tail -n 1)
+ko=$("$here/build.sh" "$build_suite" "$kver" | tail -n 1)
 cp "$ko" "$job/clusterswap.ko"
-BUILD_SELFTEST=1 "$here/build.sh" "$suite" "$kver" | tail -n 1 | xargs -I{} cp {} "$job/clusterswap-selftest.ko"
+BUILD_SELFTEST=1 "$here/build.sh" "$build_suite" "$kver" | tail -n 1 | xargs -I{} cp {} "$job/clusterswap-selftest.ko"
 for fixture in squatter corrupter widener; do
-	ko=$("$here/build.sh" "$suite" "$kver" "$top/tests/guest/fixtures/$fixture" | tail -n 1)
+	ko=$("$here/build.sh" "$build_suite" "$kver" "$top/tests/guest/fixtures/$fixture" | tail -n 1)
 	cp "$ko" "$job/"
 done
 
-# Test programs: static, built with the suite's own compiler.
-rm -rf "$root/tmp/cs-guest"
-mkdir -p "$root/tmp/cs-guest"
-cp "$top"/tests/guest/programs/*.c "$root/tmp/cs-guest/"
-chroot "$root" sh -c 'cd /tmp/cs-guest && for c in *.c; do
-	gcc -O2 -Wall -Wextra -Werror -static -pthread -o "${c%.c}" "$c" || exit 1; done'
+# Test programs: static, built with the suite's own compiler (for arm64,
+# trixie's cross compiler, the same gcc-14).
+cc=gcc
+[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc-14
+rm -rf "$build_root/tmp/cs-guest-$target"
+mkdir -p "$build_root/tmp/cs-guest-$target"
+cp "$top"/tests/guest/programs/*.c "$build_root/tmp/cs-guest-$target/"
+chroot "$build_root" sh -c "cd /tmp/cs-guest-$target && for c in *.c; do
+	$cc -O2 -Wall -Wextra -Werror -static -pthread -o \"\${c%.c}\" \"\$c\" || exit 1; done"
 for c in "$top"/tests/guest/programs/*.c; do
 	b=$(basename "$c" .c)
-	cp "$root/tmp/cs-guest/$b" "$job/bin/"
+	cp "$build_root/tmp/cs-guest-$target/$b" "$job/bin/"
 done
 
 cp "$top/tools/clusterswap-top" "$job/bin/"
@@ -257,12 +267,17 @@ boot_mode() {
 #                     swap device (6.12; Debian's 6.1.192 opens the resume
 #                     device exclusively in that mode, swapon holds it, and
 #                     stock fails with "Image not found (code -16)")
+#   cross_built       the module the suite boots with was cross-built on
+#                     the host (arm64), and DKMS in the guest must build the
+#                     same one
 line_capabilities() {
+	local caps=
 	case $line in
-	6.12) echo allocator mthp order_lists idle_reclaim test_resume ;;
-	6.1) echo allocator ;;
-	*) echo ;;
+	6.12) caps="allocator mthp order_lists idle_reclaim test_resume" ;;
+	6.1) caps=allocator ;;
 	esac
+	[ "$arch" = arm64 ] && caps="$caps cross_built"
+	echo $caps
 }
 
 shared=
@@ -280,6 +295,10 @@ for t in "$@"; do
 	done
 	if [ -n "$missing" ]; then
 		echo "SKIP $label/$t: needs${missing}, which the $line line does not have"
+		continue
+	fi
+	if [ "$arch" = arm64 ] && [ -n "$(directive ROOT "$t")" ]; then
+		echo "SKIP $label/$t: installs into the root on the host, which cannot run an arm64 root's DKMS (dkms_in_the_guest_builds_the_cross_built_module installs in the guest)"
 		continue
 	fi
 	if [ "$(directive DEBUG "$t")" = only ] && [ "${SUITE_DEBUG:-0}" != 1 ]; then

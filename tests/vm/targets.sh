@@ -8,6 +8,14 @@
 #            bookworm      linux-image-6.12-amd64 (6.12.y built for  the smoke set
 #                          Debian 12, which users opt into from
 #                          bookworm-security), with Debian 12's compiler
+#   trixie-arm64
+#            trixie        linux-image-arm64 (6.12.y, Debian 13 on    the smoke set
+#                          arm64) of the trixie root's ABI, booted
+#                          under qemu-system-aarch64; its root is
+#                          made by debootstrap --foreign and finished
+#                          in the guest (mkroot.sh); the module and
+#                          test programs are cross-built in the
+#                          trixie root (root-cross.sh)
 #   trixie-cloud, bookworm-cloud
 #            the trixie and bookworm roots' second kernel,           the smoke set
 #            linux-image-cloud-amd64: the kernel of Debian's own
@@ -27,7 +35,8 @@ target_of() {
 	6.12-deb12) echo bookworm-612 ;;
 	6.12-cloud) echo trixie-cloud ;;
 	6.1-cloud) echo bookworm-cloud ;;
-	*) echo "unknown kernel '$1' (known: 6.12 6.1 6.12-deb12 6.12-cloud 6.1-cloud)" >&2; return 1 ;;
+	6.12-arm64) echo trixie-arm64 ;;
+	*) echo "unknown kernel '$1' (known: 6.12 6.1 6.12-deb12 6.12-cloud 6.1-cloud 6.12-arm64)" >&2; return 1 ;;
 	esac
 }
 
@@ -41,14 +50,35 @@ target_root() {
 target_flavour() {
 	case $1 in
 	*-cloud) echo cloud-amd64 ;;
+	*-arm64) echo arm64 ;;
 	*) echo amd64 ;;
+	esac
+}
+
+# target_arch ROOT: the Debian architecture of a root (or of the target
+# booting it).
+target_arch() {
+	case $1 in
+	*-arm64) echo arm64 ;;
+	*) echo amd64 ;;
+	esac
+}
+
+# target_build_root TARGET: the root its module and test programs are built
+# in: its own, or for an arm64 target the trixie root, whose cross compiler
+# and arm64 headers root-cross.sh installs (an arm64 root's compiler cannot
+# run on the host).
+target_build_root() {
+	case $1 in
+	trixie-arm64) echo trixie ;;
+	*) target_root "$1" ;;
 	esac
 }
 
 # target_suite ROOT: the Debian suite a build root is made from.
 target_suite() {
 	case $1 in
-	trixie) echo trixie ;;
+	trixie | trixie-arm64) echo trixie ;;
 	bookworm | bookworm-612) echo bookworm ;;
 	*) echo "no build root '$1'" >&2; return 1 ;;
 	esac
@@ -63,12 +93,15 @@ target_kernel_packages() {
 }
 
 # root_kernel ROOTDIR [FLAVOUR]: the newest kernel of FLAVOUR (amd64, the
-# default, or cloud-amd64) installed in a build root; not a debug build
-# (debug-kernel.sh's -csdebug).
+# default, cloud-amd64 or arm64) installed in a build root; not a debug
+# build (debug-kernel.sh's -csdebug).
 root_kernel() {
 	local flavour=${2:-amd64}
 	ls "$1/lib/modules" | grep -- "-$flavour\$" |
-		{ if [ "$flavour" = amd64 ]; then grep -v -- '-cloud-amd64$\|-rt-amd64$'; else cat; fi; } |
+		{ case $flavour in
+		amd64 | arm64) grep -v -- "-cloud-$flavour\$\|-rt-$flavour\$" ;;
+		*) cat ;;
+		esac; } |
 		sort -V | tail -n 1 | grep . ||
 		{ echo "no $flavour kernel in $1" >&2; return 1; }
 }
@@ -89,6 +122,7 @@ target_label() {
 	case $1 in
 	bookworm-612) echo "$(echo "$2" | cut -d. -f1,2)-deb12" ;;
 	*-cloud) echo "$(echo "$2" | cut -d. -f1,2)-cloud" ;;
+	*-arm64) echo "$(echo "$2" | cut -d. -f1,2)-arm64" ;;
 	*) echo "$2" | cut -d. -f1,2 ;;
 	esac
 }
@@ -100,18 +134,31 @@ SMOKE_TESTS="readme_install_steps_work_as_written loads_and_unloads_cleanly self
 swapped_pages_verify switch_under_load_loses_nothing stock_final_free_never_races
 refuses_owned_hooks refuses_unknown_kernels"
 
-# target_tests TARGET ALL...: the tests it runs, of ALL.
+# An arm64 target's smoke set: the same, but that DKMS installs in the
+# guest, since the host cannot run an arm64 root's DKMS (suite.sh skips the
+# tests that install on the host), and checks there that it builds the
+# module the other tests load, which the host cross-built.
+SMOKE_TESTS_ARM64="dkms_in_the_guest_builds_the_cross_built_module loads_and_unloads_cleanly
+self_tests_pass swapped_pages_verify switch_under_load_loses_nothing stock_final_free_never_races
+refuses_owned_hooks refuses_unknown_kernels"
+
+# target_tests TARGET ALL...: the tests it runs, of ALL.  An arm64 target
+# runs its smoke set in the default make check (CHECK_DEFAULT_KERNELS=1),
+# and all of ALL when KERNELS names it.
 target_tests() {
-	local target=$1 t
+	local target=$1 t smoke=
 	shift
 	case $target in
-	bookworm-612 | *-cloud)
-		for t in "$@"; do
-			case " $(echo $SMOKE_TESTS) " in
-			*" $t "*) echo "$t" ;;
-			esac
-		done
-		;;
-	*) printf '%s\n' "$@" ;;
+	bookworm-612 | *-cloud) smoke=$SMOKE_TESTS ;;
+	*-arm64) [ "${CHECK_DEFAULT_KERNELS:-0}" = 1 ] && smoke=$SMOKE_TESTS_ARM64 ;;
 	esac
+	if [ -z "$smoke" ]; then
+		printf '%s\n' "$@"
+		return
+	fi
+	for t in "$@"; do
+		case " $(echo $smoke) " in
+		*" $t "*) echo "$t" ;;
+		esac
+	done
 }

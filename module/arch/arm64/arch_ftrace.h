@@ -15,6 +15,15 @@
 #include <linux/ftrace.h>
 #include <clusterswap/compat.h>
 
+/*
+ * A BTI kernel puts "bti c" before the patchable entry and checks indirect
+ * branches' landing pads, which the gate's blr past the site would miss.
+ * Debian builds none (ARM64_BTI_KERNEL depends on !CC_IS_GCC).
+ */
+#ifdef CONFIG_ARM64_BTI_KERNEL
+#error "clusterswap: arm64 kernels built with kernel BTI are not supported"
+#endif
+
 #ifdef CS_KERNEL_LINE_612
 
 #ifndef CONFIG_DYNAMIC_FTRACE_WITH_ARGS

@@ -62,3 +62,13 @@ unsigned int cs_arch_entry_points(unsigned long addr, unsigned long ftrace_site,
 	out[2] = ftrace_site + CS_INSN_SIZE;
 	return 3;
 }
+
+/*
+ * -fpatchable-function-entry: "mov x9, x30" at the start, the site after
+ * it (with CALL_OPS the ops pointer is before the start).  A BTI kernel
+ * would put "bti c" first; arch_ftrace.h refuses it at build time.
+ */
+bool cs_arch_ftrace_site_ok(unsigned long addr, unsigned long ftrace_site)
+{
+	return ftrace_site == addr + CS_INSN_SIZE;
+}

@@ -46,3 +46,10 @@ unsigned int cs_arch_entry_points(unsigned long addr, unsigned long ftrace_site,
 		out[n++] = addr + 4;
 	return n;
 }
+
+/* The __fentry__ call: the first instruction, or the next after an ENDBR. */
+bool cs_arch_ftrace_site_ok(unsigned long addr, unsigned long ftrace_site)
+{
+	return ftrace_site == addr ||
+	       (IS_ENABLED(CONFIG_X86_KERNEL_IBT) && ftrace_site == addr + 4);
+}

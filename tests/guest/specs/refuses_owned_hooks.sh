@@ -8,7 +8,7 @@ TIMEOUT_refuses_owned_hooks=60
 test_refuses_owned_hooks() {
 	insmod /job/cs_squatter.ko || fail "cannot load the squatter fixture"
 	dmesg -C
-	out=$(insmod $KO 2>&1) && fail "clusterswap loaded beside another owner of free_swap_slot"
+	out=$(insmod $KO $ARCH_OPT 2>&1) && fail "clusterswap loaded beside another owner of free_swap_slot"
 	note "insmod: $out"
 	line=$(dmesg | grep 'clusterswap: ')
 	note "log: $line"

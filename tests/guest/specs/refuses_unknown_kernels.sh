@@ -12,14 +12,15 @@
 # function to check as if the module called it; 6.1's swapcache_clear()
 # ends in a jump to free_swap_slot() and is refused, 6.12's has no such
 # jump and loads.  (Chains of such jumps through other functions are
-# checked too; the self-tests hold them on made-up code.)
+# checked too; the self-tests hold them on made-up code.)  On arm64, until
+# it is verified there, a load without arm64_unverified=1 is refused too.
 # Budget: 3 s on 6.12, 3 s on 6.1, 5 s on 6.12-deb12, 19 s on 6.12-cloud,
 # 21 s on 6.1-cloud (make check, 2-vCPU TCG on a 2-core host); the limit is
 # 5.7x the slowest.
 TIMEOUT_refuses_unknown_kernels=120
 refused() {
 	dmesg -C
-	out=$(insmod $KO ${3:-assume_release}="$1" 2>&1) && fail "insmod accepted kernel $1"
+	out=$(insmod $KO $ARCH_OPT ${3:-assume_release}="$1" 2>&1) && fail "insmod accepted kernel $1"
 	echo "$out" | grep -q 'Operation not supported' ||
 		fail "kernel $1: insmod said '$out', want 'Operation not supported'"
 	line=$(dmesg | grep 'clusterswap: ')
@@ -28,7 +29,18 @@ refused() {
 	note "$1: $line"
 }
 
+# refused_arch: on arm64, a load without arm64_unverified=1 is refused.
+refused_arch() {
+	dmesg -C
+	out=$(insmod $KO 2>&1) && fail "insmod accepted arm64 without arm64_unverified=1"
+	line=$(dmesg | grep 'clusterswap: ')
+	echo "$line" | grep -q 'arm64 support is not yet verified' || fail "arm64: log says '$line'"
+	[ ! -e $CS ] || fail "arm64: $CS exists after a refused load"
+	note "arm64: $line"
+}
+
 test_refuses_unknown_kernels() {
+	[ -n "$ARCH_OPT" ] && refused_arch
 	refused 7.2.13+deb14-amd64 'already has the cluster swap allocator'
 	refused 6.14.0 'already has the cluster swap allocator'
 	refused 6.6.0-30-amd64 'is not supported'

@@ -8,7 +8,7 @@
 # the slowest.
 TIMEOUT_self_tests_pass=60
 test_self_tests_pass() {
-	insmod /job/clusterswap-selftest.ko ||
+	insmod /job/clusterswap-selftest.ko $ARCH_OPT ||
 		fail "the test build refused to load: $(dmesg | grep selftest | head -n 5 | tr '\n' ';')"
 	result=$(dmesg | grep -o 'selftest: [0-9]* passed, [0-9]* failed')
 	note "$result"

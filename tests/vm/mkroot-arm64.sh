@@ -1,0 +1,133 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build (or reuse) the trixie-arm64 root (mkroot.sh calls this for it): the
+# root file system of the arm64 guests, booting Debian 13's arm64 kernel of
+# the trixie root's ABI, the one whose headers root-cross.sh gives the
+# trixie root for cross builds.
+#
+#   mkroot-arm64.sh
+#
+# The host cannot run arm64 programs (and the project does not rely on its
+# binfmt_misc), so the root is made in two stages:
+#  1. here: debootstrap --foreign unpacks the base system and downloads the
+#     rest; the kernel image, headers, common headers and kbuild of the ABI
+#     are fetched from trixie-security (deb-fetch.sh) into the root, and the
+#     image is unpacked so that the guest can boot it;
+#  2. in an arm64 guest booted on that kernel, with the root as its disk
+#     (an ext4 image made from the first stage's tree by mke2fs -d;
+#     run-vm.sh, VM_ROOT_DISK): debootstrap --second-stage, then dpkg
+#     installs the four kernel packages.  The image is then unpacked here
+#     (debugfs rdump, owners and modes kept) into the root the guests
+#     share read-only, as every other root.
+# The guest has no network: everything it installs was fetched here.
+# Over a shared folder instead of a disk, the second stage took over half
+# an hour (every file dpkg writes, a round trip to the host).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/targets.sh"
+target=trixie-arm64
+cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
+root=$cache/roots/$target
+log=$cache/roots/$target
+
+"$here/mkroot.sh" trixie >&2
+abi=$(root_kernel "$cache/roots/trixie")
+abi=${abi%-amd64}
+kver=$abi-arm64
+kernel_packages="linux-image-$kver linux-headers-$kver linux-headers-$abi-common linux-kbuild-$abi"
+# What the guests use (mkroot.sh's list, root-warm.sh's ccache and python3),
+# and what the kernel packages depend on that debootstrap can resolve.
+packages=gcc,make,libc6-dev,dkms,kmod,initramfs-tools
+packages=$packages,util-linux,procps,busybox-static,zstd,cpio,xz-utils,e2fsprogs,openssl
+packages=$packages,ccache,python3,linux-base,libelf1t64,pahole
+# Bump when the steps below change what the root holds.
+steps=1
+recipe=$(echo "arm64|trixie|$packages|$kernel_packages|$steps" | sha256sum | cut -c1-16)
+stamp=$root/.clusterswap-recipe
+[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$recipe" ] && exit 0
+mkdir -p "$cache/roots"
+exec 9>"$cache/roots/$target.lock"
+flock 9
+[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$recipe" ] && exit 0
+
+mirror=$("$here/mirror.sh" debian)
+tmp=$root.new
+# stage1: debootstrap's first stage and the kernel packages, into $tmp.
+stage1() {
+	rm -rf --one-file-system "$tmp"
+	echo "mkroot: debootstrap --foreign trixie arm64 from the host's mirror into $tmp"
+	debootstrap --foreign --arch=arm64 --variant=minbase --include="$packages" trixie "$tmp" \
+		"$mirror" >"$log.debootstrap.log" 2>&1 || {
+		tail -n 30 "$log.debootstrap.log" >&2
+		exit 1
+	}
+	command -v depmod >/dev/null || apt-get install -y -qq --no-install-recommends kmod >/dev/null
+	mkdir -p "$tmp/var/cache/clusterswap-kernel"
+	for p in $kernel_packages; do
+		deb=$("$here/deb-fetch.sh" debian-security trixie-security arm64 "$p" "$cache/arm64")
+		cp "$deb" "$tmp/var/cache/clusterswap-kernel/"
+	done
+	# What the first boot needs before dpkg has run: the kernel and its
+	# modules, their dependency lists (the host's depmod reads arm64 modules
+	# as well), and busybox for the initramfs (initramfs.sh).
+	dpkg-deb -x "$tmp"/var/cache/clusterswap-kernel/linux-image-"$kver"_*.deb "$tmp"
+	depmod -b "$tmp" "$kver"
+	dpkg-deb -x "$tmp"/var/cache/apt/archives/busybox-static_*.deb "$tmp"
+	cat >"$tmp/etc/apt/sources.list" <<SOURCES
+deb $mirror trixie main
+deb $("$here/mirror.sh" debian-security) trixie-security main
+SOURCES
+	# dpkg syncs every file it unpacks; the image is thrown away if the
+	# stage fails, so nothing is lost by not syncing.  The file goes at the
+	# end.
+	echo force-unsafe-io >"$tmp/etc/dpkg/dpkg.cfg.d/clusterswap-stage2"
+	echo "$recipe" >"$tmp/.clusterswap-stage1"
+}
+# A first stage done for this recipe is kept when the second fails.
+[ "$(cat "$tmp/.clusterswap-stage1" 2>/dev/null)" = "$recipe" ] || stage1
+
+# Stage 2, in the guest.
+job=$cache/jobs/$target-stage2
+rm -rf "$job"
+mkdir -p "$job"
+cat >"$job/run.sh" <<'STAGE2'
+set -e
+echo "stage2: debootstrap --second-stage"
+/debootstrap/debootstrap --second-stage
+echo "stage2: the kernel packages"
+DEBIAN_FRONTEND=noninteractive dpkg -i /var/cache/clusterswap-kernel/*.deb
+rm -rf /var/cache/clusterswap-kernel /etc/dpkg/dpkg.cfg.d/clusterswap-stage2
+apt-get clean
+# What root-warm.sh does for the other roots: apt's package cache, so
+# that apt in the guests need not parse every list again.
+apt-cache gencaches
+echo "stage2: done"
+STAGE2
+img=$root.img
+rm -f "$img"
+mke2fs -q -t ext4 -d "$tmp" "$img" 4G
+echo "mkroot: debootstrap --second-stage and the kernel in an arm64 guest (several minutes under TCG)"
+VM_ROOT=$tmp VM_ROOT_DISK=$img VM_MEM=2G "$here/run-vm.sh" "$target" "$kver" "$job" 3600 ||
+	{ cat "$job/out/console.log" >&2 2>/dev/null; rm -f "$img"; exit 1; }
+cp "$job/out/console.log" "$log.stage2.log"
+if [ "$(cat "$job/out/rc")" != 0 ]; then
+	tail -n 30 "$job/out/console.log" >&2
+	echo "mkroot: the second stage in the guest failed" >&2
+	rm -f "$img"
+	exit 1
+fi
+done=$root.done
+rm -rf --one-file-system "$done"
+mkdir "$done"
+debugfs -R "rdump / $done" "$img" >"$log.rdump.log" 2>&1
+rm -f "$img"
+rmdir "$done/lost+found"
+if ! [ -f "$done/boot/vmlinuz-$kver" ] || ! [ -d "$done/usr/src/linux-headers-$kver" ]; then
+	echo "mkroot: the root has no kernel $kver or its headers after the second stage" >&2
+	exit 1
+fi
+rm -rf --one-file-system "$root" "$tmp"
+rm "$done/.clusterswap-stage1"
+mv "$done" "$root"
+echo "$recipe" >"$stamp"
+echo "mkroot: $target ready: kernel $kver"
