@@ -202,8 +202,8 @@ static int cs_hooks_locate(struct cs_hook *hooks, unsigned int nr,
 		}
 		/* The gate enters past the site: it must be the entry's. */
 		if (!cs_arch_ftrace_site_ok(addr, hooks[i].fentry)) {
-			pr_err("%s has its ftrace site at +%#lx, not where this architecture's entry puts it; refusing to load\n",
-			       cs_sym_name(hooks[i].target), hooks[i].fentry - addr);
+			pr_err("%s has its ftrace site at %pS, not where this architecture's entry puts it; refusing to load\n",
+			       cs_sym_name(hooks[i].target), (void *)hooks[i].fentry);
 			return -EOPNOTSUPP;
 		}
 		err = ftrace_set_filter_ip(ops, hooks[i].fentry, 0, 0);

@@ -120,6 +120,7 @@ static bool cs_function_at(const struct cs_fake_code *fake, unsigned long addr,
 	    !*size)
 		return false;
 	*start = addr - offset;
+	*size = cs_arch_code_size(*start, *size);
 	return true;
 }
 

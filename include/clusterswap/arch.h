@@ -60,6 +60,18 @@ unsigned int cs_arch_decode_jump(const u8 *code, size_t avail, unsigned long at,
  */
 bool cs_arch_ftrace_site_ok(unsigned long addr, unsigned long ftrace_site);
 
+/**
+ * cs_arch_code_size() - How much of a kernel function's kallsyms extent is
+ * its code.
+ * @start: the function's start.
+ * @size: its size, as kallsyms gives it (up to the next symbol).
+ *
+ * Context: after cs_sym_resolve_all().
+ * Return: @size, or less where the architecture keeps data at the end (on
+ * arm64, the next function's ftrace_ops pointer).
+ */
+unsigned long cs_arch_code_size(unsigned long start, unsigned long size);
+
 /* The most addresses cs_arch_entry_points() gives for one function. */
 #define CS_ARCH_MAX_ENTRIES	3
 

@@ -69,7 +69,8 @@ RELOC_RE = re.compile(r"^\s+([0-9a-f]+): (R_(?:X86_64|AARCH64)_\w+)\s+(\S+)$")
 
 EM_X86_64 = 62
 EM_AARCH64 = 183
-# arm64's register branches: BR and BLR, and their pointer-authenticating forms.
+# arm64's register branches: BR and BLR, and their pointer-authenticating
+# forms (RET through another register than x30 is checked beside them).
 ARM64_INDIRECT = re.compile(r"^(blr|br)(aa|ab|aaz|abz)?$")
 ARM64_GATE = ("cs_gate_call", "blr\tx16")
 
@@ -97,14 +98,20 @@ def objects(path, objdump):
     return table
 
 
-def named(target, table):
+# x86-64's PC-relative relocations: the addend is the target's offset less
+# the distance from the relocated field to the end of its instruction.
+X86_PC_RELATIVE = {"R_X86_64_PC32", "R_X86_64_PLT32", "R_X86_64_GOTPCREL",
+                   "R_X86_64_GOTPCRELX", "R_X86_64_REX_GOTPCRELX"}
+
+
+def named(target, table, bias=0):
     """A relocation's target, SYMBOL[+-ADDEND] or SECTION[+-ADDEND], named by
-    the object it lands in: a static variable is reached relative to its
-    section."""
+    the object it lands in (ADDEND + BIAS into the section): a static
+    variable is reached relative to its section."""
     m = re.fullmatch(r"([^+-]+)([+-]0x[0-9a-f]+)?", target)
     if not m or m.group(1) not in table:
         return target
-    addend = int(m.group(2) or "0", 16)
+    addend = int(m.group(2) or "0", 16) + bias
     for start, end, name in table[m.group(1)]:
         if start <= addend < end:
             return name
@@ -115,7 +122,7 @@ def disassemble(path, objdump):
     out = subprocess.run([objdump, "-dr", "--no-show-raw-insn", path],
                          check=True, capture_output=True, text=True).stdout
     func = None
-    insns = []  # (func, offset, text, [reloc symbols])
+    insns = []  # (func, offset, text, [(reloc offset, type, target)], end)
     for line in out.splitlines():
         m = FUNC_RE.match(line)
         if m:
@@ -123,11 +130,15 @@ def disassemble(path, objdump):
             continue
         m = RELOC_RE.match(line)
         if m and insns:
-            insns[-1][3].append(m.group(3))
+            insns[-1][3].append((int(m.group(1), 16), m.group(2), m.group(3)))
             continue
         m = INSN_RE.match(line)
         if m and func:
-            insns.append((func, int(m.group(1), 16), m.group(2).strip(), []))
+            insns.append([func, int(m.group(1), 16), m.group(2).strip(), [], None])
+    # Where each instruction ends: where the next of its function starts.
+    for this, after in zip(insns, insns[1:]):
+        if after[0] == this[0]:
+            this[4] = after[1]
     return insns
 
 
@@ -150,6 +161,9 @@ def x86_indirect(func, text, relocs):
 def arm64_indirect(func, text, relocs):
     """Why the arm64 instruction TEXT breaks rule 1, or None."""
     mnemonic = text.split()[0] if text else ""
+    operand = text.split(None, 1)[1].strip() if len(text.split()) > 1 else ""
+    if mnemonic == "ret" and operand not in ("", "x30"):
+        return "return through another register than x30"
     if not ARM64_INDIRECT.match(mnemonic):
         return None
     if (func, " ".join(text.split())) == (ARM64_GATE[0], ARM64_GATE[1].replace("\t", " ")):
@@ -170,8 +184,13 @@ def check(path):
     indirects = 0
     iterators = trace_iterators()
     table = objects(path, objdump)
-    for func, off, text, relocs in disassemble(path, objdump):
-        relocs = [named(r, table) for r in relocs]
+    for func, off, text, fixups, end in disassemble(path, objdump):
+        relocs = []
+        for at, kind, target in fixups:
+            bias = 0
+            if kind in X86_PC_RELATIVE and end is not None:
+                bias = end - at
+            relocs.append(named(target, table, bias))
         where = f"{func}+{off:#x}: {text}"
         why = indirect(func, text, relocs)
         if why:

@@ -92,6 +92,13 @@ rm -rf "$job"
 mkdir -p "$job"
 cat >"$job/run.sh" <<'STAGE2'
 set -e
+# pid1.sh's mount of /proc uses the root's mount, which is not set up yet.
+/bin/busybox mount -t proc proc /proc 2>/dev/null || true
+# What runs, every minute, for a reader of a stage that takes long.
+(while sleep 60; do
+	echo "stage2: $(/bin/busybox uptime)"
+	/bin/busybox top -b -n 1 | /bin/busybox head -n 12
+done) &
 echo "stage2: debootstrap --second-stage"
 /debootstrap/debootstrap --second-stage
 echo "stage2: the kernel packages"
@@ -102,6 +109,7 @@ apt-get clean
 # that apt in the guests need not parse every list again.
 apt-cache gencaches
 echo "stage2: done"
+kill $! 2>/dev/null || true
 STAGE2
 img=$root.img
 rm -f "$img"

@@ -10,6 +10,7 @@
 #include <linux/string.h>
 
 #include <clusterswap/arch.h>
+#include <clusterswap/symbols.h>
 
 #define CS_INSN_SIZE	4
 
@@ -71,4 +72,21 @@ unsigned int cs_arch_entry_points(unsigned long addr, unsigned long ftrace_site,
 bool cs_arch_ftrace_site_ok(unsigned long addr, unsigned long ftrace_site)
 {
 	return ftrace_site == addr + CS_INSN_SIZE;
+}
+
+/*
+ * With CALL_OPS (Debian's 6.12), a traced function is preceded by two
+ * words that ftrace fills with a pointer to its ftrace_ops: kallsyms counts
+ * them in the function before, where they would decode as anything (a
+ * kernel address's low word is a branch on some boots).  The next function
+ * is traced when its ftrace site is its second instruction.
+ */
+unsigned long cs_arch_code_size(unsigned long start, unsigned long size)
+{
+	unsigned long next = start + size;
+
+	if (IS_ENABLED(CONFIG_DYNAMIC_FTRACE_WITH_CALL_OPS) && size >= 8 &&
+	    cs_sym_call1(CS_SYM_ftrace_location, next) == next + CS_INSN_SIZE)
+		return size - 8;
+	return size;
 }

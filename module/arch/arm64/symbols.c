@@ -6,8 +6,11 @@
 #include <clusterswap/arch.h>
 #include <clusterswap/symbols.h>
 
-/* Indexed from CS_SYM_ARCH_FIRST: never, with no arm64 symbol. */
-const char * const cs_arch_sym_names[] = { NULL };
+/*
+ * Indexed from CS_SYM_ARCH_FIRST: never, with no arm64 symbol (the one
+ * element more keeps the array from being empty).
+ */
+const char * const cs_arch_sym_names[CS_SYM_LINE_FIRST - CS_SYM_ARCH_FIRST + 1];
 
 /*
  * A kprobe on a function's name is placed at its start: arm64 has no

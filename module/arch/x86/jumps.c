@@ -53,3 +53,9 @@ bool cs_arch_ftrace_site_ok(unsigned long addr, unsigned long ftrace_site)
 	return ftrace_site == addr ||
 	       (IS_ENABLED(CONFIG_X86_KERNEL_IBT) && ftrace_site == addr + 4);
 }
+
+/* Code up to the next symbol: padding there is NOPs or INT3s. */
+unsigned long cs_arch_code_size(unsigned long start, unsigned long size)
+{
+	return size;
+}
