@@ -15,10 +15,12 @@ kver=${2:?usage: initramfs.sh SUITE KVER}
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 root=${VM_ROOT:-$cache/roots/$suite}
 out=$cache/initramfs/$suite-$kver.cpio
-# A root being made (mkroot-arm64.sh's second stage) has no recipe yet.
-stamp=$(cat "$here/initramfs.sh" "$here/init" "$here/targets.sh" - 2>/dev/null <"$root/.clusterswap-recipe" ||
-	cat "$here/initramfs.sh" "$here/init" "$here/targets.sh" /proc/sys/kernel/random/uuid)
-stamp=$(echo "$stamp" | sha256sum | cut -c1-16)
+# A root being made (mkroot-arm64.sh's second stage) has no recipe yet:
+# its initramfs is made anew each time.
+recipe=$root/.clusterswap-recipe
+[ -f "$recipe" ] || recipe=/proc/sys/kernel/random/uuid
+stamp=$(cat "$recipe" "$here/initramfs.sh" "$here/init" "$here/targets.sh" |
+	sha256sum | cut -c1-16)
 
 if [ -f "$out" ] && [ "$(cat "$out.stamp" 2>/dev/null)" = "$stamp" ]; then
 	echo "$out"
@@ -38,11 +40,12 @@ case $(kernel_shares "$kver") in
 virtiofs) modules="virtio_pci virtiofs overlay" ;;
 *) modules="virtio_pci 9pnet_virtio 9p overlay" ;;
 esac
+arch=$(target_arch "$kver")
 # An arm64 root is made on a disk (mkroot-arm64.sh).
-[ "$(target_arch "$kver")" = arm64 ] && modules="$modules virtio_blk ext4"
+[ "$arch" = arm64 ] && modules="$modules virtio_blk ext4"
 # The host's modprobe reads another architecture's module tree (-d).
 for m in $modules; do
-	if [ "$(target_arch "$kver")" = arm64 ]; then
+	if [ "$arch" = arm64 ]; then
 		modprobe -d "$root" -S "$kver" --show-depends "$m"
 	else
 		chroot "$root" modprobe -S "$kver" --show-depends "$m"
