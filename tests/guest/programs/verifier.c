@@ -12,7 +12,11 @@
  * pass first verifies the whole region against the previous pass, then
  * rewrites it with the next.  The last pass is verified too.  With -d the
  * threads keep making passes (at least PASSES) until SECONDS have gone by,
- * or until SIGUSR1 asks them to finish (each verifies its region once more).
+ * or until SIGUSR1 asks them to finish.  A thread told to finish stops at
+ * the page it is on, not at the end of its pass (a pass through a small
+ * memory cgroup on a slow guest takes minutes), and verifies its whole
+ * region once more: the pages this pass rewrote against it, the rest
+ * against the pass before.
  * Run it in a memory cgroup smaller than MIB and every pass goes through swap.
  *
  * Prints the pages checked and the number of bad pages; on a mismatch also
@@ -132,6 +136,7 @@ static void *work(void *arg)
 	struct worker *w = arg;
 	double end = now() + duration;
 	size_t npages = w->bytes / PAGE;
+	size_t done;
 	uint8_t *mem;
 	uint64_t pass;
 
@@ -145,19 +150,34 @@ static void *work(void *arg)
 
 	for (size_t p = 0; p < npages; p++)
 		fill((uint64_t *)(mem + p * PAGE), 0);
+	/*
+	 * Pages [0, done) of the last pass hold its pattern, the rest the
+	 * pattern of the pass before: done is npages unless SIGUSR1 ended
+	 * that pass early.
+	 */
+	done = npages;
 	for (pass = 1; pass < min_passes || (now() < end && !stop); pass++) {
-		for (size_t p = 0; p < npages; p++) {
-			uint64_t *page = (uint64_t *)(mem + p * PAGE);
+		int may_stop = pass >= min_passes;
 
+		for (done = 0; done < npages; done++) {
+			uint64_t *page = (uint64_t *)(mem + done * PAGE);
+
+			if (may_stop && stop)
+				break;
 			check(w, page, pass - 1);
 			fill(page, pass);
 		}
-		atomic_fetch_add(&pages_checked, npages);
+		atomic_fetch_add(&pages_checked, done);
+		if (done < npages)
+			break;
 	}
+	/* pass: the last pass, whole or ended early. */
+	if (done == npages)
+		pass--;
 	for (size_t p = 0; p < npages; p++)
-		check(w, (uint64_t *)(mem + p * PAGE), pass - 1);
+		check(w, (uint64_t *)(mem + p * PAGE), p < done ? pass : pass - 1);
 	atomic_fetch_add(&pages_checked, npages);
-	w->passes = pass;
+	w->passes = done == npages ? pass + 1 : pass;
 	munmap(mem, w->bytes);
 	return NULL;
 }
