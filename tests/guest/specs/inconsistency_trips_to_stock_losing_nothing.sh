@@ -32,7 +32,7 @@ test_inconsistency_trips_to_stock_losing_nothing() {
 	cs_set 1
 	memcg trip 64
 	# Until told to finish, once the fixture has repaired the count.
-	in_memcg_bg trip $BIN/verifier -t 2 -m 160 -z 3 -d 600 -s 611
+	in_memcg_bg trip $BIN/verifier -t 2 -m 160 -p 2 -z 3 -d 600 -s 611
 	pid=$bg_pid
 	sleep 8
 	echo 1 >/sys/module/cs_corrupter/parameters/corrupt || fail "the fixture cannot find swap type 1"

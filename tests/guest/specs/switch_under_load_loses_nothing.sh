@@ -9,7 +9,7 @@ test_switch_under_load_loses_nothing() {
 	zram_swap 0 1G
 	cs_load
 	memcg toggle 96
-	in_memcg_bg toggle $BIN/verifier -t 8 -m 256 -d 600 -s 21
+	in_memcg_bg toggle $BIN/verifier -t 8 -m 256 -p 2 -d 600 -s 21
 	pid=$bg_pid
 	flip_for 30 150
 	kill -USR1 $pid

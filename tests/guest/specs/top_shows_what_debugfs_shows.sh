@@ -91,7 +91,7 @@ test_top_shows_what_debugfs_shows() {
 	cs_set 1
 	memcg top 64
 	# Until told to finish, once clusterswap-top has sampled it.
-	in_memcg_bg top $BIN/verifier -t 2 -m 192 -d 600 -s 95
+	in_memcg_bg top $BIN/verifier -t 2 -m 192 -p 2 -d 600 -s 95
 	pid=$bg_pid
 	# Sample once the load both swaps out and frees: its first pass only
 	# writes (a stray free or two), its second swaps each page in (a free)
