@@ -9,19 +9,28 @@
 #
 # The host cannot run arm64 programs (and the project does not rely on its
 # binfmt_misc), so the root is made in two stages:
-#  1. here: debootstrap --foreign unpacks the base system and downloads the
-#     rest; the kernel image, headers, common headers and kbuild of the ABI
-#     are fetched from trixie-security (deb-fetch.sh) into the root, and the
-#     image is unpacked so that the guest can boot it;
+#  1. here: debootstrap --download-only fetches the packages the guests
+#     use, with every package they depend on (debootstrap resolves that
+#     natively), and debootstrap --foreign unpacks the minimal base system
+#     from the same downloads; the kernel image, headers, common headers
+#     and kbuild of the ABI are fetched from trixie-security (deb-fetch.sh),
+#     and the image is unpacked so that the guest can boot it;
 #  2. in an arm64 guest booted on that kernel, with the root as its disk
 #     (an ext4 image made from the first stage's tree by mke2fs -d;
-#     run-vm.sh, VM_ROOT_DISK): debootstrap --second-stage, then dpkg
-#     installs the four kernel packages.  The image is then unpacked here
-#     (debugfs rdump, owners and modes kept) into the root the guests
-#     share read-only, as every other root.
+#     run-vm.sh, VM_ROOT_DISK): debootstrap --second-stage installs the
+#     minimal system, then apt installs the rest from the downloaded files.
+#     The image is then unpacked here (debugfs rdump, owners and modes
+#     kept) into the root the guests share read-only, as every other root.
 # The guest has no network: everything it installs was fetched here.
-# Over a shared folder instead of a disk, the second stage took over half
-# an hour (every file dpkg writes, a round trip to the host).
+# Where the time goes under emulation: over a shared folder instead of a
+# disk, the second stage took over half an hour (every file dpkg writes, a
+# round trip to the host); and with the extra packages in debootstrap's
+# own list, its second stage ran its shell and perl dependency lookups over
+# the whole arm64 Packages list, again for every pre-dependency, for over
+# half an hour more.  apt resolves the same dependencies natively, from the
+# index debootstrap left in the root; it finds each package among the
+# downloads (the root's own archives, which nothing cleans before it runs,
+# and the copies beside them), so it needs no network.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/targets.sh"
@@ -36,12 +45,12 @@ abi=${abi%-amd64}
 kver=$abi-arm64
 kernel_packages="linux-image-$kver linux-headers-$kver linux-headers-$abi-common linux-kbuild-$abi"
 # What the guests use (mkroot.sh's list, root-warm.sh's ccache and python3),
-# and what the kernel packages depend on that debootstrap can resolve.
+# and what the kernel packages depend on.
 packages=gcc,make,libc6-dev,dkms,kmod,initramfs-tools
 packages=$packages,util-linux,procps,busybox-static,zstd,cpio,xz-utils,e2fsprogs,openssl
 packages=$packages,ccache,python3,linux-base,libelf1t64,pahole
 # Bump when the steps below change what the root holds.
-steps=1
+steps=3
 recipe=$(echo "arm64|trixie|$packages|$kernel_packages|$steps" | sha256sum | cut -c1-16)
 stamp=$root/.clusterswap-recipe
 [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$recipe" ] && exit 0
@@ -53,24 +62,43 @@ flock 9
 mirror=$("$here/mirror.sh" debian)
 tmp=$root.new
 # stage1: debootstrap's first stage and the kernel packages, into $tmp.
+# The packages the second stage installs beside the minimal system, in the
+# root, so that the guest finds them on its disk: with apt, and the kernel's
+# with dpkg (apt 3.0 stops with "Pathname to install is not absolute" on a
+# local kernel package that its index has in another version).
+debs=var/cache/clusterswap-debs
+kernel_debs=var/cache/clusterswap-kernel
 stage1() {
+	local p deb
 	rm -rf --one-file-system "$tmp"
-	echo "mkroot: debootstrap --foreign trixie arm64 from the host's mirror into $tmp"
-	debootstrap --foreign --arch=arm64 --variant=minbase --include="$packages" trixie "$tmp" \
+	echo "mkroot: debootstrap --download-only trixie arm64 ($packages) from the host's mirror"
+	debootstrap --download-only --arch=arm64 --variant=minbase --include="$packages" trixie "$tmp" \
 		"$mirror" >"$log.debootstrap.log" 2>&1 || {
 		tail -n 30 "$log.debootstrap.log" >&2
 		exit 1
 	}
+	mkdir -p "$tmp/$debs"
+	while read -r p deb; do
+		ln "$tmp/$deb" "$tmp/$debs/"
+	done <"$tmp/debootstrap/debpaths"
+	echo "mkroot: debootstrap --foreign trixie arm64, the minimal system, into $tmp"
+	rm -rf --one-file-system "$tmp/debootstrap"
+	# It finds its packages downloaded above (checked, not fetched again).
+	debootstrap --foreign --arch=arm64 --variant=minbase trixie "$tmp" \
+		"$mirror" >>"$log.debootstrap.log" 2>&1 || {
+		tail -n 30 "$log.debootstrap.log" >&2
+		exit 1
+	}
 	command -v depmod >/dev/null || apt-get install -y -qq --no-install-recommends kmod >/dev/null
-	mkdir -p "$tmp/var/cache/clusterswap-kernel"
+	mkdir -p "$tmp/$kernel_debs"
 	for p in $kernel_packages; do
 		deb=$("$here/deb-fetch.sh" debian-security trixie-security arm64 "$p" "$cache/arm64")
-		cp "$deb" "$tmp/var/cache/clusterswap-kernel/"
+		cp "$deb" "$tmp/$kernel_debs/"
 	done
 	# What the first boot needs before dpkg has run: the kernel and its
 	# modules, their dependency lists (the host's depmod reads arm64 modules
 	# as well), and busybox for the initramfs (initramfs.sh).
-	dpkg-deb -x "$tmp"/var/cache/clusterswap-kernel/linux-image-"$kver"_*.deb "$tmp"
+	dpkg-deb -x "$tmp/$kernel_debs"/linux-image-"$kver"_*.deb "$tmp"
 	depmod -b "$tmp" "$kver"
 	dpkg-deb -x "$tmp"/var/cache/apt/archives/busybox-static_*.deb "$tmp"
 	cat >"$tmp/etc/apt/sources.list" <<SOURCES
@@ -90,7 +118,8 @@ SOURCES
 job=$cache/jobs/$target-stage2
 rm -rf "$job"
 mkdir -p "$job"
-cat >"$job/run.sh" <<'STAGE2'
+echo "debs=/$debs kernel_debs=/$kernel_debs" >"$job/run.sh"
+cat >>"$job/run.sh" <<'STAGE2'
 set -e
 # pid1.sh's mount of /proc uses the root's mount, which is not set up yet.
 /bin/busybox mount -t proc proc /proc 2>/dev/null || true
@@ -101,9 +130,15 @@ set -e
 done) &
 echo "stage2: debootstrap --second-stage"
 /debootstrap/debootstrap --second-stage
-echo "stage2: the kernel packages"
-DEBIAN_FRONTEND=noninteractive dpkg -i /var/cache/clusterswap-kernel/*.deb
-rm -rf /var/cache/clusterswap-kernel /etc/dpkg/dpkg.cfg.d/clusterswap-stage2
+echo "stage2: the packages the guests use"
+# apt picks what is not installed yet; the guest has no network.
+DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends --no-download "$debs"/*.deb
+echo "stage2: the kernel's packages"
+# With no initramfs of its own (INITRD=No, which the kernel's postinst hook
+# of initramfs-tools reads): the guests boot with the harness's
+# (initramfs.sh), and making one took over 5 minutes under emulation.
+INITRD=No DEBIAN_FRONTEND=noninteractive dpkg -i "$kernel_debs"/*.deb
+rm -rf "$debs" "$kernel_debs" /etc/dpkg/dpkg.cfg.d/clusterswap-stage2
 apt-get clean
 # What root-warm.sh does for the other roots: apt's package cache, so
 # that apt in the guests need not parse every list again.

@@ -17,7 +17,7 @@ zswap_stored() {
 # 1 s after the exit) and ${LABEL}_peak.
 zswap_run() {
 	base=$(zswap_stored)
-	in_memcg zs $BIN/verifier -c -t 2 -m 160 -d 8 -s "$2" &
+	in_memcg zs $BIN/verifier -c -t 2 -m 160 -p 2 -d 8 -s "$2" &
 	pid=$!
 	peak=$base
 	while running $pid; do
