@@ -61,13 +61,13 @@ flock 9
 
 mirror=$("$here/mirror.sh" debian)
 tmp=$root.new
-# stage1: debootstrap's first stage and the kernel packages, into $tmp.
 # The packages the second stage installs beside the minimal system, in the
 # root, so that the guest finds them on its disk: with apt, and the kernel's
 # with dpkg (apt 3.0 stops with "Pathname to install is not absolute" on a
 # local kernel package that its index has in another version).
 debs=var/cache/clusterswap-debs
 kernel_debs=var/cache/clusterswap-kernel
+# stage1: debootstrap's first stage and the kernel packages, into $tmp.
 stage1() {
 	local p deb
 	rm -rf --one-file-system "$tmp"
@@ -78,7 +78,7 @@ stage1() {
 		exit 1
 	}
 	mkdir -p "$tmp/$debs"
-	while read -r p deb; do
+	while read -r _ deb; do
 		ln "$tmp/$deb" "$tmp/$debs/"
 	done <"$tmp/debootstrap/debpaths"
 	echo "mkroot: debootstrap --foreign trixie arm64, the minimal system, into $tmp"
@@ -136,7 +136,7 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends --n
 echo "stage2: the kernel's packages"
 # With no initramfs of its own (INITRD=No, which the kernel's postinst hook
 # of initramfs-tools reads): the guests boot with the harness's
-# (initramfs.sh), and making one took over 5 minutes under emulation.
+# (initramfs.sh), and making one took about 4 minutes under emulation.
 INITRD=No DEBIAN_FRONTEND=noninteractive dpkg -i "$kernel_debs"/*.deb
 rm -rf "$debs" "$kernel_debs" /etc/dpkg/dpkg.cfg.d/clusterswap-stage2
 apt-get clean
