@@ -411,6 +411,9 @@ if [ "$mode" = all ]; then
 		follow_unit "$u"
 		times="$times
   $(unit_name "$u"): $(mmss $(( $(cat "$logs/$u.end") - $(cat "$logs/$u.start") )))"
+		# Each part's time as it ends: a run stopped from outside (CI's
+		# limit) shows in its last lines where the time went.
+		echo "check: after $(mmss $(( $(date +%s) - t0 ))): host checks $(mmss $(( t_vm - t0 ))) (roots $(mmss "$t_roots"))$(echo "$times" | sed 's/^  //' | paste -sd';' | sed 's/;/; /g')"
 	done
 	wait $lane_pids
 	[ "$lanes_run" -le 1 ] || times="$times

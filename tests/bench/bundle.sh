@@ -185,7 +185,9 @@ chmod +x "$stage/run"
 	echo "built $(date -u +%F)"
 } >"$stage/about"
 
-tar -C "$top/build/bench-bundle" -cf - "$name" | xz -9e -T0 >"$archive"
+# -6e: 53 MiB, 6 more than -9e, and multi-threaded (-9e's 192 MiB blocks hold
+# the whole tar: one thread): 39 s on 2 cores against 95.
+tar -C "$top/build/bench-bundle" -cf - "$name" | xz -6e -T0 >"$archive"
 size=$(stat -c %s "$archive")
 echo "bench-bundle: $archive, $((size / 1024)) KiB"
 if [ "$size" -gt $((limit_mib << 20)) ]; then
