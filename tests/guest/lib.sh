@@ -44,6 +44,21 @@ cs_set() {
 	[ "$(cat "$CS/enabled")" = "$1" ] || fail "enabled reads $(cat "$CS/enabled") after writing $1"
 }
 
+# cs_wait_serving: after cs_set 1, wait until the module allocates slots
+# itself.  On 6.1 the switch's take-over finishes in a work item after an
+# RCU-tasks grace period (6.1/serve.c), and until then stock serves each
+# allocation (alloc.stock_fallback); on 6.12 the module allocates at once.
+# Pages out 1 MiB a page at a time until the module has made an
+# allocation, for at most 20 s.
+cs_wait_serving() {
+	_a0=$(cs_stat alloc.order0)
+	_end=$(($(date +%s) + 20))
+	while [ "$(cs_stat alloc.order0)" = "$_a0" ]; do
+		[ "$(date +%s)" -lt "$_end" ] || fail "the module made no allocation 20 s after the switch went on"
+		$BIN/pageout -1 -m 1 -s 1 >/dev/null || fail "pageout -1 -m 1 failed while waiting for the take-over"
+	done
+}
+
 # cs_stat KEY: a value from debugfs stats.
 cs_stat() {
 	awk -v k="$1" '$1 == k {print $2; found=1} END {if (!found) print "missing"}' "$CSD/stats"
