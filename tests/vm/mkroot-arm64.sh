@@ -6,6 +6,9 @@
 # trixie root for cross builds.
 #
 #   mkroot-arm64.sh
+#   mkroot-arm64.sh stage1    only the first stage (downloads and unpacking
+#                             on the host, no guest): it may run beside
+#                             guests, which the second stage may not
 #
 # The host cannot run arm64 programs (and the project does not rely on its
 # binfmt_misc), so the root is made in two stages:
@@ -113,6 +116,7 @@ SOURCES
 }
 # A first stage done for this recipe is kept when the second fails.
 [ "$(cat "$tmp/.clusterswap-stage1" 2>/dev/null)" = "$recipe" ] || stage1
+[ "${1:-}" = stage1 ] && exit 0
 
 # Stage 2, in the guest.
 job=$cache/jobs/$target-stage2

@@ -61,20 +61,9 @@ in_root() {
 for k in "$merged"/lib/modules/*; do
 	[ "$k" = "$merged/lib/modules/$kver" ] || rm -f "$k/build"
 done
-# The guest's module tree holds the subsystems the guest uses (memory, block,
-# file systems, crypto, virtio); the drivers for hardware no guest has, and
-# sound and networking but 9p, are hidden in the overlay.  depmod, which
-# "dkms remove" and "apt purge" run in the guest, decompresses every module:
-# under emulation that took 95 s for the 4,230 of Debian's 6.12, and reads
-# only what is left here.  What DKMS and the package do is unchanged.
-mods=$merged/lib/modules/$kver/kernel
-for d in "$mods"/* "$mods"/drivers/* "$mods"/net/*; do
-	case ${d#"$mods"/} in
-	arch | block | crypto | fs | lib | mm | virt | drivers | drivers/block | drivers/char | \
-		drivers/virtio | net | net/9p) ;;
-	*) rm -rf "$d" ;;
-	esac
-done
+# The guest's module tree holds what a guest uses (trim-modules.sh): depmod,
+# which "dkms remove" and "apt purge" run in the guest, reads only that.
+"$(dirname "$0")/../guest/trim-modules.sh" "$merged/lib/modules/$kver/kernel"
 log=$base/install.log
 case $how in
 deb)

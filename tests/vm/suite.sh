@@ -66,6 +66,7 @@ for c in "$top"/tests/guest/programs/*.c; do
 done
 
 cp "$top/tools/clusterswap-top" "$job/bin/"
+cp "$top/tests/guest/trim-modules.sh" "$job/bin/"
 
 # The source tree as users install it (DKMS, the Debian package).
 "$top/tests/ship-tree.sh" "$job/src"
