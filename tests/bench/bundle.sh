@@ -56,7 +56,7 @@ libpath_with() {
 copy_libs() {
 	local list
 	list=$("$ld" --library-path "$2" --list "$1")
-	if echo "$list" | grep -q 'not found'; then
+	if grep -q 'not found' <<<"$list"; then
 		echo "bench-bundle: $(basename "$1") needs libraries that are not in $2:" >&2
 		echo "$list" | grep 'not found' >&2
 		return 1

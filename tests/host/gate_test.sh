@@ -29,7 +29,7 @@ H
 		[ -z "$out" ] && { echo "PASS gate/$1${3:+ $3} builds"; return; }
 		echo "FAIL gate/$1${3:+ $3}: refused: $out"
 	else
-		echo "$out" | grep -q "#error.*$2" && { echo "PASS gate/$1${3:+ $3} refused: $2"; return; }
+		grep -q "#error.*$2" <<<"$out" && { echo "PASS gate/$1${3:+ $3} refused: $2"; return; }
 		echo "FAIL gate/$1${3:+ $3}: want an #error with '$2', got: ${out:-nothing}"
 	fi
 	failed=1
