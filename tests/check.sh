@@ -143,6 +143,18 @@ skip_unit() {
 	done
 }
 
+# progress: one line with the time of every part that has ended, printed as
+# each ends: a run stopped from outside (CI's limit) shows in its last
+# lines where its time went, whichever lane the parts ran in.
+progress() {
+	local u line=
+	for u in $units; do
+		[ -s "$logs/$u.end" ] || continue
+		line="$line; $(unit_name "$u"): $(mmss $(( $(cat "$logs/$u.end") - $(cat "$logs/$u.start") )))"
+	done
+	echo "check: after $(mmss $(( $(date +%s) - t0 ))): host checks $(mmss $(( t_vm - t0 ))) (roots $(mmss "$t_roots"))$line"
+}
+
 # run_lane UNIT...: run each unit in turn, its output in $logs/UNIT.log.
 run_lane() {
 	local u
@@ -162,6 +174,7 @@ run_lane() {
 		mv "$logs/$u.pid.new" "$logs/$u.pid"
 		wait $! || true
 		date +%s >"$logs/$u.end"
+		progress
 	done
 }
 
@@ -443,9 +456,6 @@ if [ "$mode" = all ]; then
 		follow_unit "$u"
 		times="$times
   $(unit_name "$u"): $(mmss $(( $(cat "$logs/$u.end") - $(cat "$logs/$u.start") )))"
-		# Each part's time as it ends: a run stopped from outside (CI's
-		# limit) shows in its last lines where the time went.
-		echo "check: after $(mmss $(( $(date +%s) - t0 ))): host checks $(mmss $(( t_vm - t0 ))) (roots $(mmss "$t_roots"))$(echo "$times" | sed 's/^  //' | paste -sd';' | sed 's/;/; /g')"
 	done
 	wait $lane_pids
 	[ "$lanes_run" -le 1 ] || times="$times

@@ -48,14 +48,16 @@ cs_set() {
 # itself.  On 6.1 the switch's take-over finishes in a work item after an
 # RCU-tasks grace period (6.1/serve.c), and until then stock serves each
 # allocation (alloc.stock_fallback); on 6.12 the module allocates at once.
-# Pages out 1 MiB a page at a time until the module has made an
-# allocation, for at most 20 s.
+# Pages out 1 MiB a page at a time (1 MiB of swap free) until the module
+# has made an allocation, for at most 20 s.
 cs_wait_serving() {
 	_a0=$(cs_stat alloc.order0)
+	[ "$_a0" != missing ] || fail "no alloc.order0 in $CSD/stats"
 	_end=$(($(date +%s) + 20))
 	while [ "$(cs_stat alloc.order0)" = "$_a0" ]; do
 		[ "$(date +%s)" -lt "$_end" ] || fail "the module made no allocation 20 s after the switch went on"
-		$BIN/pageout -1 -m 1 -s 1 >/dev/null || fail "pageout -1 -m 1 failed while waiting for the take-over"
+		_out=$($BIN/pageout -1 -m 1 -s 1) ||
+			fail "pageout -1 -m 1 failed (exit $?) while waiting for the take-over: $_out"
 	done
 }
 

@@ -35,6 +35,10 @@
 # downloads (the root's own archives, which nothing cleans before it runs,
 # and the copies beside them), so it needs no network.
 set -euo pipefail
+case ${1:-} in
+'' | stage1) ;;
+*) echo "usage: mkroot-arm64.sh [stage1]" >&2; exit 2 ;;
+esac
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/targets.sh"
 target=trixie-arm64

@@ -63,7 +63,7 @@ for k in "$merged"/lib/modules/*; do
 done
 # The guest's module tree holds what a guest uses (trim-modules.sh): depmod,
 # which "dkms remove" and "apt purge" run in the guest, reads only that.
-"$(dirname "$0")/../guest/trim-modules.sh" "$merged/lib/modules/$kver/kernel"
+sh "$(dirname "$0")/../guest/trim-modules.sh" "$merged/lib/modules/$kver/kernel"
 log=$base/install.log
 case $how in
 deb)

@@ -17,7 +17,7 @@
 #                          test programs are cross-built in the
 #                          trixie root (root-cross.sh)
 #   trixie-cloud, bookworm-cloud
-#            the trixie and bookworm roots' second kernel,           the smoke set
+#            the trixie and bookworm roots' second kernel,           the cloud smoke set
 #            linux-image-cloud-amd64: the kernel of Debian's own
 #            cloud images, trimmed (no 9p: its guests mount their
 #            root and /job over virtiofs, kernel_shares)
