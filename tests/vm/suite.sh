@@ -271,6 +271,9 @@ boot_mode() {
 #   cross_built       the module the suite boots with was cross-built on
 #                     the host (arm64), and DKMS in the guest must build the
 #                     same one
+#   preempt_dynamic   the kernel's preemption model is chosen at boot
+#                     (preempt=full); Debian's amd64 kernels have it, its
+#                     arm64 6.12 is built voluntary-preemption only
 line_capabilities() {
 	local caps=
 	case $line in
@@ -278,6 +281,8 @@ line_capabilities() {
 	6.1) caps=allocator ;;
 	esac
 	[ "$arch" = arm64 ] && caps="$caps cross_built"
+	grep -qx 'CONFIG_PREEMPT_DYNAMIC=y' "$root/boot/config-$kver" 2>/dev/null &&
+		caps="$caps preempt_dynamic"
 	echo $caps
 }
 
@@ -295,7 +300,7 @@ for t in "$@"; do
 		esac
 	done
 	if [ -n "$missing" ]; then
-		echo "SKIP $label/$t: needs${missing}, which the $line line does not have"
+		echo "SKIP $label/$t: needs${missing}, which the $label kernel does not have"
 		continue
 	fi
 	if [ "$arch" = arm64 ] && [ -n "$(directive ROOT "$t")" ]; then

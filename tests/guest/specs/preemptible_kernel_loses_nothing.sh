@@ -8,7 +8,7 @@
 TIMEOUT_preemptible_kernel_loses_nothing=480
 APPEND_preemptible_kernel_loses_nothing="preempt=full"
 BOOT_preemptible_kernel_loses_nothing=own
-NEEDS_preemptible_kernel_loses_nothing=allocator
+NEEDS_preemptible_kernel_loses_nothing="allocator preempt_dynamic"
 test_preemptible_kernel_loses_nothing() {
 	grep -q '(full)' /sys/kernel/debug/sched/preempt ||
 		fail "not a preempt=full boot: $(cat /sys/kernel/debug/sched/preempt)"
