@@ -272,7 +272,9 @@ boot_mode() {
 #                     the host (arm64), and DKMS in the guest must build the
 #                     same one
 #   preempt_dynamic   the kernel's preemption model is chosen at boot
-#                     (preempt=full); Debian's amd64 kernels have it, its
+#                     (preempt=full), as the configuration in the headers
+#                     the module is built against says (the debug kernel's
+#                     build tree too); Debian's amd64 kernels have it, its
 #                     arm64 6.12 is built voluntary-preemption only
 line_capabilities() {
 	local caps=
@@ -281,7 +283,7 @@ line_capabilities() {
 	6.1) caps=allocator ;;
 	esac
 	[ "$arch" = arm64 ] && caps="$caps cross_built"
-	grep -qx 'CONFIG_PREEMPT_DYNAMIC=y' "$root/boot/config-$kver" 2>/dev/null &&
+	grep -qx 'CONFIG_PREEMPT_DYNAMIC=y' "$build_root/usr/src/linux-headers-$kver/.config" 2>/dev/null &&
 		caps="$caps preempt_dynamic"
 	echo $caps
 }
