@@ -143,6 +143,11 @@ skip_unit() {
 	done
 }
 
+# unit_time UNIT: how long an ended unit ran, "M min S s".
+unit_time() {
+	mmss $(( $(cat "$logs/$1.end") - $(cat "$logs/$1.start") ))
+}
+
 # progress: one line with the time of every part that has ended, printed as
 # each ends: a run stopped from outside (CI's limit) shows in its last
 # lines where its time went, whichever lane the parts ran in.
@@ -150,7 +155,7 @@ progress() {
 	local u line=
 	for u in $units; do
 		[ -s "$logs/$u.end" ] || continue
-		line="$line; $(unit_name "$u"): $(mmss $(( $(cat "$logs/$u.end") - $(cat "$logs/$u.start") )))"
+		line="$line; $(unit_name "$u"): $(unit_time "$u")"
 	done
 	echo "check: after $(mmss $(( $(date +%s) - t0 ))): host checks $(mmss $(( t_vm - t0 ))) (roots $(mmss "$t_roots"))$line"
 }
@@ -455,7 +460,7 @@ if [ "$mode" = all ]; then
 		if [ "$u" = bundle ]; then section "bench bundle"; else section "VM: $u"; fi
 		follow_unit "$u"
 		times="$times
-  $(unit_name "$u"): $(mmss $(( $(cat "$logs/$u.end") - $(cat "$logs/$u.start") )))"
+  $(unit_name "$u"): $(unit_time "$u")"
 	done
 	wait $lane_pids
 	[ "$lanes_run" -le 1 ] || times="$times
