@@ -54,7 +54,8 @@ static const struct cs_hook *cs_hook_at(const struct cs_hook *hooks,
  * ftrace calls this directly from the trampoline, preemptible (the ops has no
  * FTRACE_OPS_FL_RECURSION: nothing here can re-enter a redirected function).
  * The switch is read and the call counted with preemption off, an RCU
- * read-side section that cs_hooks_wait_calls() waits out: no barrier here.
+ * read-side section that cs_hooks_wait_calls() waits out, so switching off
+ * needs no barrier here; switching on is an acquire (below).
  */
 static void notrace cs_redirect_cb(unsigned long ip, unsigned long parent_ip,
 				   struct ftrace_ops *ops,
@@ -68,8 +69,12 @@ static void notrace cs_redirect_cb(unsigned long ip, unsigned long parent_ip,
 	if (cs_warn_once(!hook, "ftrace called back at %pS, which is not redirected\n", (void *)ip))
 		return;
 	preempt_disable_notrace();
-	/* Read again inside the section: see cs_hooks_wait_calls(). */
-	if (READ_ONCE(cs_serving)) {
+	/*
+	 * Read again inside the section: see cs_hooks_wait_calls().  Acquire:
+	 * the replacement then sees the state the switch handed it
+	 * (cs_hooks_serve()), such as the per-CPU cursors a hand-back cleared.
+	 */
+	if (smp_load_acquire(&cs_serving)) {
 		/* Counted until the replacement returns (cs_hook_exit()). */
 		this_cpu_inc(cs_hooks_inflight);
 		cs_ftrace_set_ip(fregs, (unsigned long)hook->replacement);
@@ -299,7 +304,8 @@ static void cs_hooks_wait_calls(void)
  */
 void cs_hooks_serve(bool on)
 {
-	WRITE_ONCE(cs_serving, on);
+	/* Release: pairs with the acquire in cs_redirect_cb(). */
+	smp_store_release(&cs_serving, on);
 	if (!on)
 		cs_hooks_wait_calls();
 }

@@ -197,10 +197,17 @@ out:
 static enum cs_reading cs_check_reading(struct cs_check *c, unsigned long *seen,
 					unsigned long nr, bool *stands)
 {
-	unsigned long before = cs_hooks_activity();
-	bool idle = !cs_hooks_inflight_sum();
+	unsigned long before;
 	enum cs_reading read;
+	bool idle;
 
+	before = cs_hooks_activity();
+	/*
+	 * A call counted in @before is in flight or done: pairs with the
+	 * smp_wmb() before the call count in cs_hook_enter().
+	 */
+	smp_rmb();
+	idle = !cs_hooks_inflight_sum();
 	/* The reading's loads after those counters, the counters' after it. */
 	smp_mb();
 	read = cs_check_pass(c, seen, nr);

@@ -54,14 +54,27 @@ long cs_hooks_inflight_sum(void);
 #define CS_REPLACEMENT(target) cs_##target
 #endif
 
-/* Every replacement starts with cs_hook_enter() and ends with cs_hook_exit(). */
+/*
+ * Every replacement starts with cs_hook_enter() and ends with cs_hook_exit().
+ *
+ * check's proof that no replacement ran while it read (cs_check_reading())
+ * needs the counters published in this order against the replacement's
+ * stores.  Each smp_wmb() pairs with a read barrier there; on x86 they are
+ * compiler barriers only.
+ */
 static inline void cs_hook_enter(enum cs_sym sym)
 {
+	/* The in-flight count (the ftrace callback) before the call count. */
+	smp_wmb();
 	this_cpu_inc(cs_hook_calls_pcp[sym]);
+	/* The call count before the replacement's first store. */
+	smp_wmb();
 }
 
 static inline void cs_hook_exit(void)
 {
+	/* The replacement's last store before its in-flight count drops. */
+	smp_wmb();
 	/* Pairs with this_cpu_inc(cs_hooks_inflight) in the ftrace callback. */
 	this_cpu_dec(cs_hooks_inflight);
 }
