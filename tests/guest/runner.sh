@@ -34,6 +34,9 @@ lockdep_on() {
 for name in $(cat /job/tests); do
 	lockdep_before=$(lockdep_on)
 	timeout=$(sh -c ". /job/lib.sh; . /job/specs/$name.sh; echo \${TIMEOUT_$name:-120}")
+	# An arm64 guest's own limit, where a test has one.
+	[ "$(uname -m)" = aarch64 ] &&
+		timeout=$(sh -c ". /job/lib.sh; . /job/specs/$name.sh; echo \${TIMEOUT_ARM64_$name:-$timeout}")
 	timeout=$((timeout * scale))
 	taint_before=$(cat /proc/sys/kernel/tainted)
 	dmesg -C
@@ -44,8 +47,14 @@ for name in $(cat /job/tests); do
 	# killed with it, so that it cannot fail the tests after it.
 	timeout -k 10 "$timeout" sh -c ". /job/lib.sh; . /job/specs/$name.sh; test_$name" >"/job/out/$name.log" 2>&1 &
 	test_pid=$!
+	# A test still running at 7/8 of its limit may be stuck rather than
+	# slow: the blocked tasks and every CPU's backtrace go to the kernel
+	# log, which the test's dmesg keeps.
+	sh -c "sleep $((timeout - timeout / 8)); echo '=== $name: still running at 7/8 of its limit: blocked tasks and CPU backtraces in its dmesg'; echo w >/proc/sysrq-trigger; echo l >/proc/sysrq-trigger" &
+	watch_pid=$!
 	wait $test_pid
 	rc=$?
+	kill $watch_pid 2>/dev/null
 	pkill -KILL -g $test_pid 2>/dev/null
 	cat "/job/out/$name.log"
 	dmesg >"/job/out/$name.dmesg"

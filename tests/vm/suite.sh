@@ -186,6 +186,9 @@ run_group() {
 	fi
 	for t in "$@"; do
 		t_limit=$(sed -n "s/^TIMEOUT_$t=//p" "$top/tests/guest/specs/$t.sh")
+		if [ "$arch" = arm64 ] && grep -q "^TIMEOUT_ARM64_$t=" "$top/tests/guest/specs/$t.sh"; then
+			t_limit=$(sed -n "s/^TIMEOUT_ARM64_$t=//p" "$top/tests/guest/specs/$t.sh")
+		fi
 		limit=$((limit + ${t_limit:-120} * scale + 20))
 	done
 	echo "$@" >"$job/tests"
