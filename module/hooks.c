@@ -115,7 +115,7 @@ unsigned long cs_hook_calls(enum cs_sym sym)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += per_cpu(cs_hook_calls_pcp[sym], cpu);
+		sum += READ_ONCE(per_cpu(cs_hook_calls_pcp[sym], cpu));
 	return sum;
 }
 
@@ -137,7 +137,7 @@ long cs_hooks_inflight_sum(void)
 	int cpu;
 
 	for_each_possible_cpu(cpu)
-		sum += per_cpu(cs_hooks_inflight, cpu);
+		sum += READ_ONCE(per_cpu(cs_hooks_inflight, cpu));
 	return sum;
 }
 

@@ -208,10 +208,17 @@ static enum cs_reading cs_check_reading(struct cs_check *c, unsigned long *seen,
 	 */
 	smp_rmb();
 	idle = !cs_hooks_inflight_sum();
-	/* The reading's loads after those counters, the counters' after it. */
+	/*
+	 * The reading's loads after those counters: a replacement seen done
+	 * in @idle has its stores seen (the smp_wmb() in cs_hook_exit()).
+	 */
 	smp_mb();
 	read = cs_check_pass(c, seen, nr);
-	/* The counters' loads after the reading's: pairs with the one above. */
+	/*
+	 * The counters' loads after the reading's: a store the reading saw
+	 * has its call counted below (the smp_wmb() after the call count in
+	 * cs_hook_enter()).
+	 */
 	smp_mb();
 	*stands = c->problems > c->racy ||
 		  (idle && !cs_hooks_inflight_sum() && cs_hooks_activity() == before);

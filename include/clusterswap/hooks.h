@@ -59,8 +59,8 @@ long cs_hooks_inflight_sum(void);
  *
  * check's proof that no replacement ran while it read (cs_check_reading())
  * needs the counters published in this order against the replacement's
- * stores.  Each smp_wmb() pairs with a read barrier there; on x86 they are
- * compiler barriers only.
+ * stores.  They pair with the reader's smp_rmb() and two smp_mb() there; on
+ * x86 they are compiler barriers only.
  */
 static inline void cs_hook_enter(enum cs_sym sym)
 {
