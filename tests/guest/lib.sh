@@ -25,8 +25,8 @@ note() {
 	echo "  $*"
 }
 
-# On arm64, not yet verified there, the module loads only when asked to
-# (kernel_gate.c): every load of the suite asks.
+# On arm64, until the suite has run on arm64 hardware, the module loads
+# only when asked to (kernel_gate.c): every load of the suite asks.
 ARCH_OPT=
 [ "$(uname -m)" = aarch64 ] && ARCH_OPT=arm64_unverified=1
 
