@@ -31,12 +31,12 @@ lockdep_on() {
 }
 [ -n "$(lockdep_on)" ] && echo "lockdep: debug_locks $(lockdep_on), $(sed -n 's/^ *lock-classes: *//p' /proc/lockdep_stats) lock classes at the start"
 
+limit_arch=TIMEOUT
+[ "$(uname -m)" = aarch64 ] && limit_arch=TIMEOUT_ARM64
 for name in $(cat /job/tests); do
 	lockdep_before=$(lockdep_on)
-	timeout=$(sh -c ". /job/lib.sh; . /job/specs/$name.sh; echo \${TIMEOUT_$name:-120}")
-	# An arm64 guest's own limit, where a test has one.
-	[ "$(uname -m)" = aarch64 ] &&
-		timeout=$(sh -c ". /job/lib.sh; . /job/specs/$name.sh; echo \${TIMEOUT_ARM64_$name:-$timeout}")
+	# An arm64 guest's own limit where a test has one, else its limit.
+	timeout=$(sh -c ". /job/lib.sh; . /job/specs/$name.sh; echo \${${limit_arch}_$name:-\${TIMEOUT_$name:-120}}")
 	timeout=$((timeout * scale))
 	taint_before=$(cat /proc/sys/kernel/tainted)
 	dmesg -C

@@ -185,10 +185,9 @@ run_group() {
 		extra="-drive file=$job/disk.img,if=virtio,format=raw,discard=unmap"
 	fi
 	for t in "$@"; do
-		t_limit=$(sed -n "s/^TIMEOUT_$t=//p" "$top/tests/guest/specs/$t.sh")
-		if [ "$arch" = arm64 ] && grep -q "^TIMEOUT_ARM64_$t=" "$top/tests/guest/specs/$t.sh"; then
-			t_limit=$(sed -n "s/^TIMEOUT_ARM64_$t=//p" "$top/tests/guest/specs/$t.sh")
-		fi
+		t_limit=$(directive TIMEOUT "$t")
+		[ "$arch" = arm64 ] && [ -n "$(directive TIMEOUT_ARM64 "$t")" ] &&
+			t_limit=$(directive TIMEOUT_ARM64 "$t")
 		limit=$((limit + ${t_limit:-120} * scale + 20))
 	done
 	echo "$@" >"$job/tests"
