@@ -9,6 +9,9 @@
  *   percpu                    each CPU's clusters, filled clusters, credit
  *   check                     reading it checks every swap device (inspect.c):
  *                             "ok", or one line per inconsistency
+ *   symbols                   each kernel symbol the module resolved: its
+ *                             offset from _stext, and how it was found
+ *                             ("kallsyms", or "code": symbols.c)
  *   devices/<type>/summary    size, use, cluster lists by kind and order
  *   devices/<type>/clusters   each cluster list by name and order: length and
  *                             member cluster indices
@@ -25,6 +28,7 @@
 #include <clusterswap/control.h>
 #include <clusterswap/swapdev.h>
 #include <clusterswap/line.h>
+#include <clusterswap/symbols.h>
 
 static struct dentry *cs_debugfs_root;
 static struct dentry *cs_devices_dir;
@@ -80,6 +84,13 @@ static int memory_show(struct seq_file *m, void *v)
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(memory);
+
+static int symbols_show(struct seq_file *m, void *v)
+{
+	cs_sym_show(m);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(symbols);
 
 static int check_show(struct seq_file *m, void *v)
 {
@@ -166,6 +177,7 @@ void cs_debugfs_init(void)
 	debugfs_create_file("check", 0444, cs_debugfs_root, NULL, &check_fops);
 	debugfs_create_file("percpu", 0444, cs_debugfs_root, NULL, &percpu_fops);
 	debugfs_create_file("memory", 0444, cs_debugfs_root, NULL, &memory_fops);
+	debugfs_create_file("symbols", 0444, cs_debugfs_root, NULL, &symbols_fops);
 	cs_devices_dir = debugfs_create_dir("devices", cs_debugfs_root);
 	cs_debugfs_sync_devices();
 }

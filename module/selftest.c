@@ -142,6 +142,7 @@ static void cs_selftest_tail_calls(struct cs_selftest *t)
 	cs_expect(t, found == -EILSEQ && w.path[0] == base, "a jump cut off by the end: %d", found);
 
 	cs_arch_selftest_jumps(t);
+	cs_arch_selftest_code_refs(t);
 }
 
 /*

@@ -16,6 +16,7 @@
 #include <linux/kallsyms.h>
 #include <linux/string.h>
 #include <linux/ftrace.h>
+#include <linux/seq_file.h>
 
 #include <clusterswap/arch.h>
 #include <clusterswap/symbols.h>
@@ -28,6 +29,7 @@ static const char * const cs_sym_names[CS_SYM_ARCH_FIRST] = {
 	[CS_SYM_ftrace_location] = "ftrace_location",
 	[CS_SYM_core_kernel_text] = "core_kernel_text",
 	[CS_SYM_kallsyms_lookup_size_offset] = "kallsyms_lookup_size_offset",
+	[CS_SYM___module_address] = "__module_address",
 	[CS_SYM_folio_alloc_swap] = "folio_alloc_swap",
 	[CS_SYM_free_swap_slot] = "free_swap_slot",
 	[CS_SYM_put_swap_folio] = "put_swap_folio",
@@ -77,9 +79,33 @@ static unsigned long cs_sym_find_kallsyms_lookup_name(void)
 	return addr;
 }
 
+/*
+ * Whether @addr is in a module's code or data (__module_address() is not
+ * exported on 6.12).
+ * Context: once __module_address is resolved.
+ */
+static bool cs_sym_in_module(unsigned long addr)
+{
+	bool in;
+
+	preempt_disable();
+	in = cs_sym_call1(CS_SYM___module_address, addr) != 0;
+	preempt_enable();
+	return in;
+}
+
+/*
+ * The symbols kallsyms did not list and the line found from the code that
+ * uses them (cs_line_find_data()), for the view of how each was found.
+ */
+static DECLARE_BITMAP(cs_sym_from_code, CS_NR_SYMS) __ro_after_init;
+
 /**
  * cs_sym_resolve_all() - Resolve every symbol of this kernel line.
  *
+ * First from kallsyms; then a variable it does not list (a kernel built
+ * without KALLSYMS_ALL) from the code of the functions that use it, where
+ * the line knows how (cs_line_find_data()).
  * Context: process context, module init.
  * Return: 0, or -ENOENT after naming the first symbol that is missing.
  */
@@ -91,6 +117,10 @@ int cs_sym_resolve_all(void)
 	/* gate.S's cs_sym_call() reads @call at 16 * sym + 8. */
 	BUILD_BUG_ON(sizeof(struct cs_kaddr) != 16);
 	BUILD_BUG_ON(offsetof(struct cs_kaddr, call) != 8);
+	/* The code readers' functions come before the first variable. */
+	BUILD_BUG_ON(CS_SYM_ftrace_location > CS_SYM_swap_info ||
+		     CS_SYM_core_kernel_text > CS_SYM_swap_info ||
+		     CS_SYM_kallsyms_lookup_size_offset > CS_SYM_swap_info);
 	addr = cs_sym_find_kallsyms_lookup_name();
 	if (!addr)
 		return -ENOENT;
@@ -104,17 +134,91 @@ int cs_sym_resolve_all(void)
 			return -EINVAL;
 		if (!cs_line_sym_configured(i))
 			continue;
-		addr = cs_gate_call(cs_resolved[CS_SYM_kallsyms_lookup_name].addr,
-				    (unsigned long)name, 0, 0, 0, 0);
+		addr = cs_sym_lookup(name);
+		/*
+		 * kallsyms_lookup_name() searches the modules' symbols for a
+		 * name the kernel's kallsyms lacks (a variable, without
+		 * KALLSYMS_ALL): a module's is never the one meant.
+		 */
+		if (addr && i > CS_SYM___module_address && cs_sym_in_module(addr))
+			addr = 0;
+		cs_resolved[i].addr = addr;
+		cs_resolved[i].call = addr;
+	}
+
+	/*
+	 * What kallsyms lacks, in enum cs_sym's order: the functions the
+	 * line's code readers use (kallsyms_lookup_size_offset,
+	 * core_kernel_text, ftrace_location) come before every variable, so
+	 * a kernel without one of them is refused, naming it, before any
+	 * reader runs.
+	 */
+	for (i = CS_SYM_kallsyms_lookup_name + 1; i < CS_NR_SYMS; i++) {
+		if (!cs_line_sym_configured(i) || cs_resolved[i].addr)
+			continue;
+		addr = cs_line_find_data(i);
 		if (!addr) {
 			pr_err("kernel symbol %s not found; this kernel build is not supported\n",
-			       name);
+			       cs_sym_name(i));
 			return -ENOENT;
 		}
 		cs_resolved[i].addr = addr;
 		cs_resolved[i].call = addr;
+		__set_bit(i, cs_sym_from_code);
 	}
 	return 0;
+}
+
+/**
+ * cs_sym_function_code() - Where a kernel function's code is, to be read.
+ * @name: the function.
+ * @start: set to its address.
+ * @size: set to the length of its code.
+ *
+ * Context: during or after cs_sym_resolve_all(), once kallsyms_lookup_name,
+ * core_kernel_text and kallsyms_lookup_size_offset are resolved.
+ * Return: true, or false if the core kernel has no such function.
+ */
+bool cs_sym_function_code(const char *name, unsigned long *start, unsigned long *size)
+{
+	unsigned long addr = cs_sym_lookup(name), offset;
+
+	if (!addr || !(int)cs_sym_call1(CS_SYM_core_kernel_text, addr) ||
+	    !(int)cs_sym_call3(CS_SYM_kallsyms_lookup_size_offset, addr, size, &offset) ||
+	    offset || !*size)
+		return false;
+	*start = addr;
+	*size = cs_arch_code_size(addr, *size);
+	return true;
+}
+
+/**
+ * cs_sym_show() - Where each resolved symbol is, and how it was found.
+ * @m: the debugfs file.
+ *
+ * As offsets from _stext (which kallsyms lists on every kernel, _text not
+ * on arm64), the numbers the kernel image's System.map gives less its own
+ * _stext, so that a test can check each one without the boot's KASLR
+ * offset being shown.
+ * Context: process context, after cs_sym_resolve_all().
+ */
+void cs_sym_show(struct seq_file *m)
+{
+	unsigned long text = cs_sym_lookup("_stext");
+	int i;
+
+	if (!text) {
+		seq_puts(m, "_stext not found\n");
+		return;
+	}
+
+	for (i = 0; i < CS_NR_SYMS; i++) {
+		if (!cs_resolved[i].addr)
+			continue;
+		seq_printf(m, "%-36s _stext+%#lx %s\n", cs_sym_name(i),
+			   cs_resolved[i].addr - text,
+			   test_bit(i, cs_sym_from_code) ? "code" : "kallsyms");
+	}
 }
 
 /**
@@ -152,7 +256,8 @@ MODULE_PARM_DESC(assume_later_symbol, "test only: refuse the kernel if it has th
  * @name: the symbol.
  *
  * Never to be called: only cs_sym_call() runs code (symbols.h).
- * Context: after cs_sym_resolve_all().
+ * Context: once cs_sym_resolve_all() has resolved kallsyms_lookup_name,
+ * its first step.
  * Return: its address, or 0 if the kernel has none of that name.
  */
 unsigned long cs_sym_lookup(const char *name)

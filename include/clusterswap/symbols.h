@@ -31,6 +31,7 @@ enum cs_sym {
 	CS_SYM_ftrace_location,
 	CS_SYM_core_kernel_text,
 	CS_SYM_kallsyms_lookup_size_offset,
+	CS_SYM___module_address,
 	CS_SYM_folio_alloc_swap,
 	CS_SYM_free_swap_slot,
 	CS_SYM_put_swap_folio,
@@ -65,6 +66,15 @@ extern const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST];
 bool cs_line_sym_configured(enum cs_sym sym);
 
 /*
+ * A variable of the line's or of every line's that kallsyms does not list
+ * (a kernel built without KALLSYMS_ALL), found from the code of the
+ * functions that use it (module/<line>/symbols.c).  Called once every
+ * symbol kallsyms lists is resolved.  Return: its address, or 0 after
+ * saying why it cannot be found.
+ */
+unsigned long cs_line_find_data(enum cs_sym sym);
+
+/*
  * Functions of the swap code of later kernels that the line's stock code does
  * not have (NULL-terminated; module/<line>/symbols.c).  A kernel of the line
  * that has one carries a backport of later swap code (a vendor kernel, for
@@ -84,7 +94,11 @@ struct cs_kaddr {
 	unsigned long call;
 };
 
+struct seq_file;
+
 int cs_sym_resolve_all(void);
+bool cs_sym_function_code(const char *name, unsigned long *start, unsigned long *size);
+void cs_sym_show(struct seq_file *m);
 const char *cs_sym_clone(enum cs_sym sym, char *buf, size_t len);
 int cs_sym_refuse_later_code(void);
 const char *cs_sym_name(enum cs_sym sym);

@@ -31,23 +31,23 @@
 #include <clusterswap/warn.h>
 
 /*
- * frontswap_invalidate_page(): only once a backend (zswap) registered, as
- * the inline wrapper tests; __frontswap_invalidate_page() itself would hit
- * VM_BUG_ON(!frontswap_ops) on a DEBUG_VM kernel without one.  zswap
- * registers at boot whether enabled or not, so the key is normally on; the
- * call is made only for a slot whose frontswap_map bit says it has a copy,
- * the test __frontswap_invalidate_page() makes first.  The bit is set by
- * the store, under the folio lock, before the slot can be freed, and
- * cleared only by invalidation: a clear bit means no copy.
+ * frontswap_invalidate_page(), only for a slot whose frontswap_map bit says
+ * it has a copy: the test __frontswap_invalidate_page() makes first.  The
+ * bit is set by a store, under the folio lock, before the slot can be
+ * freed, and cleared only by invalidation: a clear bit means no copy.  A
+ * store runs only once a backend (zswap) registered, and none unregisters,
+ * so a set bit also means __frontswap_invalidate_page() has the backend it
+ * asserts (VM_BUG_ON(!frontswap_ops) on a DEBUG_VM kernel).  The inline
+ * wrapper's test of frontswap_enabled_key is therefore not needed, and the
+ * key is not read: Debian's arm64 6.1 does not list it in kallsyms.
  */
 #ifdef CONFIG_FRONTSWAP
 static void cs_frontswap_invalidate(struct swap_info_struct *si, unsigned long offset,
 				    unsigned int nr)
 {
-	struct static_key_false *key = cs_sym_data(CS_SYM_frontswap_enabled_key);
 	unsigned int i, stored = 0;
 
-	if (!static_key_enabled(key) || !si->frontswap_map)
+	if (!si->frontswap_map)
 		return;
 	for (i = 0; i < nr; i++) {
 		if (!test_bit(offset + i, si->frontswap_map))

@@ -10,7 +10,6 @@
 	CS_SYM_get_swap_pages,
 	CS_SYM_reenable_swap_slots_cache_unlock,
 	CS_SYM___frontswap_invalidate_page,
-	CS_SYM_frontswap_enabled_key,
 	CS_SYM___mem_cgroup_try_charge_swap,
 	CS_SYM___mem_cgroup_uncharge_swap,
 	CS_SYM_clear_shadow_from_swap_cache,
@@ -18,3 +17,5 @@
 	CS_SYM_plist_del,
 	CS_SYM_plist_requeue,
 	CS_SYM_swap_avail_heads,
+	/* Called only to check swap_info where it is found from code (symbols.c). */
+	CS_SYM_swp_swap_info,

@@ -25,6 +25,16 @@ const char * const cs_line_sym_names[CS_NR_SYMS - CS_SYM_LINE_FIRST] = {
 	[CS_SYM_total_swap_pages - CS_SYM_LINE_FIRST] = "total_swap_pages",
 };
 
+/*
+ * Every kernel of the line lists its variables in kallsyms: Debian builds
+ * 6.12 with KALLSYMS_ALL on amd64 and arm64 alike.  A build without it is
+ * refused, naming the first variable it lacks.
+ */
+unsigned long cs_line_find_data(enum cs_sym sym)
+{
+	return 0;
+}
+
 /* zswap's, only where zswap is built: Debian's cloud flavour leaves it out. */
 bool cs_line_sym_configured(enum cs_sym sym)
 {

@@ -77,3 +77,149 @@ void cs_arch_selftest_jumps(struct cs_selftest *t)
 			  "arm64 jump case %u: length %u, to %#lx", i, len, to);
 	}
 }
+
+/* Encoders for the made-up code of cs_arch_selftest_code_refs(). */
+#define CS_RET		0xd65f03c0U
+#define CS_BR_X16	0xd61f0200U
+
+static u32 cs_adrp(unsigned int rd, long pages)
+{
+	return 0x90000000U | (pages & 3) << 29 | ((pages >> 2) & 0x7ffff) << 5 | rd;
+}
+
+static u32 cs_add(unsigned int rd, unsigned int rn, unsigned int imm)
+{
+	return 0x91000000U | imm << 10 | rn << 5 | rd;
+}
+
+/* LDR Xt, [Xn, #imm] */
+static u32 cs_ldr(unsigned int rt, unsigned int rn, unsigned int imm)
+{
+	return 0xf9400000U | (imm / 8) << 10 | rn << 5 | rt;
+}
+
+/* A branch of @op's form, at word @from to word @to, with its field at @lsb. */
+static u32 cs_branch(u32 op, unsigned int lsb, unsigned int bits, int from, int to)
+{
+	return op | ((u32)(to - from) & ((1U << bits) - 1)) << lsb;
+}
+
+/* The made-up code's address, and the function whose calls' arguments count. */
+#define CS_REFS_AT	0xffff800080100000UL
+#define CS_REFS_CALLEE	(CS_REFS_AT + 0x800)
+
+static int cs_refs_of(const u32 *code, size_t size, struct cs_code_refs *refs)
+{
+	return cs_arch_code_refs((const u8 *)code, CS_REFS_AT, size, CS_REFS_CALLEE, refs);
+}
+
+/*
+ * The variable reader (code_refs.c) on made-up code at a page boundary:
+ * what it finds, and that a register two paths (or a loop's two ends)
+ * disagree on, one a call, a write-back or pointer authentication
+ * rewrote, yields nothing; and that code it cannot follow (a branch
+ * through a register or out of the function, a kprobe's breakpoint)
+ * fails the reading, while WARN()'s breakpoint does not.
+ */
+void cs_arch_selftest_code_refs(struct cs_selftest *t)
+{
+	const unsigned long at = CS_REFS_AT, page = at + 0x5000;
+	const u32 swp_swap_info[] = {			/* its shape on 6.1 */
+		CS_NOP, CS_NOP,
+		0xd37afc00,				/* lsr x0, x0, #58 */
+		0x7100681f,				/* cmp w0, #26 */
+		cs_branch(0x54000008, 5, 19, 4, 9),	/* b.hi 9 */
+		cs_adrp(1, 5),
+		cs_add(1, 1, 0x1b0),
+		0xf8607820,				/* ldr x0, [x1, x0, lsl #3] */
+		CS_RET,
+		0xd2800000,				/* mov x0, #0 */
+		CS_RET,
+	};
+	const u32 lock_and_heads[] = {		/* get_swap_pages()'s start */
+		cs_adrp(20, 5),
+		cs_add(20, 20, 0x1b0),
+		cs_add(0, 20, 0xe8),
+		cs_branch(0x94000000, 0, 26, 3, 0x200),	/* bl callee */
+		cs_ldr(1, 20, 0xe0),
+		cs_add(0, 20, 0xe8),
+		cs_branch(0x94000000, 0, 26, 6, 0x300),	/* bl elsewhere */
+		cs_branch(0x94000000, 0, 26, 7, 0x200),	/* bl callee, x0 lost */
+		CS_RET,
+	};
+	const u32 paths_disagree[] = {
+		cs_branch(0xb4000002, 5, 19, 0, 3),	/* cbz x2, 3 */
+		cs_adrp(3, 5),
+		cs_branch(0x14000000, 0, 26, 2, 4),	/* b 4 */
+		cs_adrp(3, 6),
+		cs_ldr(0, 3, 8),
+		CS_RET,
+	};
+	const u32 write_back[] = {
+		cs_adrp(20, 5),
+		0xf8408e81,				/* ldr x1, [x20, #8]! */
+		cs_ldr(2, 20, 0),
+		CS_RET,
+	};
+	const u32 page_before[] = { cs_adrp(1, -3), cs_ldr(0, 1, 16), CS_RET };
+	const u32 loop_disagrees[] = {
+		cs_adrp(19, 5),
+		cs_ldr(0, 19, 8),
+		cs_adrp(19, 6),
+		cs_branch(0xb5000000, 5, 19, 3, 1),	/* cbnz x0, 1 */
+		CS_RET,
+	};
+	/* brk #0x800 (BUG_BRK_IMM), brk #0x4 (a kprobe's), paciasp */
+	const u32 warn[] = { cs_adrp(1, 5), 0xd4210000, cs_ldr(0, 1, 8), CS_RET };
+	const u32 kprobe[] = { cs_adrp(1, 5), 0xd4200080, cs_ldr(0, 1, 8), CS_RET };
+	const u32 signed_lr[] = { cs_adrp(30, 5), 0xd503233f, cs_ldr(0, 30, 8), CS_RET };
+	const u32 jump_table[] = { cs_adrp(1, 5), CS_BR_X16, cs_ldr(0, 1, 8), CS_RET };
+	const u32 jump_out[] = { cs_adrp(1, 5), cs_branch(0x14000000, 0, 26, 1, 100) };
+	struct cs_code_refs refs;
+	int err;
+
+	err = cs_refs_of(swp_swap_info, sizeof(swp_swap_info), &refs);
+	cs_expect(t, !err && refs.nr_indexed == 1 && refs.indexed[0] == page + 0x1b0 &&
+		  !refs.nr_loads && !refs.nr_args,
+		  "swp_swap_info's table: %d, %u at %#lx", err, refs.nr_indexed,
+		  refs.indexed[0] - at);
+
+	err = cs_refs_of(lock_and_heads, sizeof(lock_and_heads), &refs);
+	cs_expect(t, !err && refs.nr_args == 1 && refs.args[0] == page + 0x1b0 + 0xe8 &&
+		  refs.nr_loads == 1 && refs.loads[0] == page + 0x1b0 + 0xe0,
+		  "a lock taken and a pointer loaded: %d, %u args, %u loads", err,
+		  refs.nr_args, refs.nr_loads);
+
+	err = cs_refs_of(paths_disagree, sizeof(paths_disagree), &refs);
+	cs_expect(t, !err && !refs.nr_loads, "two paths disagree: %d, %u loads", err,
+		  refs.nr_loads);
+
+	err = cs_refs_of(write_back, sizeof(write_back), &refs);
+	cs_expect(t, !err && !refs.nr_loads, "a base written back: %d, %u loads", err,
+		  refs.nr_loads);
+
+	err = cs_refs_of(page_before, sizeof(page_before), &refs);
+	cs_expect(t, !err && refs.nr_loads == 1 && refs.loads[0] == at - 3 * 4096 + 16,
+		  "a page before: %d, %u loads", err, refs.nr_loads);
+
+	err = cs_refs_of(loop_disagrees, sizeof(loop_disagrees), &refs);
+	cs_expect(t, !err && !refs.nr_loads, "a loop's back edge disagrees: %d, %u loads", err,
+		  refs.nr_loads);
+
+	err = cs_refs_of(warn, sizeof(warn), &refs);
+	cs_expect(t, !err && refs.nr_loads == 1 && refs.loads[0] == page + 8,
+		  "a WARN's breakpoint goes on: %d, %u loads", err, refs.nr_loads);
+
+	err = cs_refs_of(kprobe, sizeof(kprobe), &refs);
+	cs_expect(t, err == -ENOEXEC, "a kprobe's breakpoint: %d", err);
+
+	err = cs_refs_of(signed_lr, sizeof(signed_lr), &refs);
+	cs_expect(t, !err && !refs.nr_loads, "paciasp rewrites x30: %d, %u loads", err,
+		  refs.nr_loads);
+
+	err = cs_refs_of(jump_table, sizeof(jump_table), &refs);
+	cs_expect(t, err == -ENOEXEC, "a branch through a register: %d", err);
+
+	err = cs_refs_of(jump_out, sizeof(jump_out), &refs);
+	cs_expect(t, err == -ENOEXEC, "a jump out of the function: %d", err);
+}

@@ -57,3 +57,13 @@ void cs_arch_selftest_jumps(struct cs_selftest *t)
 			  "x86 jump case %u: length %u, to %#lx", i, len, to);
 	}
 }
+
+/* x86-64 reads no code for variables: kallsyms lists them (code_refs.c). */
+void cs_arch_selftest_code_refs(struct cs_selftest *t)
+{
+	struct cs_code_refs refs;
+	static const u8 ret = 0xc3;
+
+	cs_expect(t, cs_arch_code_refs(&ret, 0xffffffff81000000UL, 1, 0, &refs) == -EOPNOTSUPP,
+		  "x86-64 has no variable reader");
+}
