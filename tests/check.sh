@@ -9,7 +9,9 @@
 #   KERNELS="6.12 6.1 6.12-deb12 6.12-cloud 6.1-cloud"
 #                          kernels to test (default: all five; tests/vm/targets.sh:
 #                          6.12-deb12 is Debian 12's opt-in 6.12, the -cloud ones
-#                          the cloud flavour of each line, a smoke set each)
+#                          the cloud flavour of each line, a smoke set each;
+#                          6.12-arm64 and 6.1-arm64, Debian 13's and 12's arm64
+#                          kernels in an emulated arm64 guest, run when named)
 #   TESTS="a b ..."        in-VM tests to run (default: all tests/guest/specs/*.sh)
 #   CLUSTERSWAP_CACHE      where build roots and outputs live (~/.cache/clusterswap)
 #   CHECK_LANES=N          how many lanes of guests run side by side (default:
@@ -331,7 +333,7 @@ build_and_check() {
 for s in $suites; do
 	root=$CLUSTERSWAP_CACHE/roots/$s
 	[ -d "$root/lib/modules" ] || continue
-	# An arm64 root's kernels are built for below, in the trixie root.
+	# An arm64 root's kernels are built for below, in its suite's amd64 root.
 	[ "$(target_arch "$s")" = arm64 ] && continue
 	for kver in $(ls "$root/lib/modules" | sort -V); do
 		# The arm64 headers root-cross.sh put there: built for below.
@@ -339,25 +341,29 @@ for s in $suites; do
 		build_and_check "$s" "$kver"
 	done
 done
-# Debian 13's arm64 kernels, built in the trixie root by their own cross
-# compiler (tests/vm/root-cross.sh).
-arm64_kvers=
-if [ -d "$CLUSTERSWAP_CACHE/roots/trixie/lib/modules" ]; then
-	if arm64_kvers=$("$top/tests/vm/root-cross.sh"); then
-		for kver in $arm64_kvers; do
-			build_and_check trixie "$kver"
+# The arm64 kernels, each built in the amd64 root of its suite by its
+# suite's cross compiler (tests/vm/root-cross.sh), in every run: Debian
+# 13's in the trixie root, Debian 12's in the bookworm root.  What was
+# built for, as ROOT:KVER.
+cross_roots="trixie bookworm"
+arm64_builds=
+for r in $cross_roots; do
+	[ -d "$CLUSTERSWAP_CACHE/roots/$r/lib/modules" ] || continue
+	if kvers=$("$top/tests/vm/root-cross.sh" "$r"); then
+		for kver in $kvers; do
+			build_and_check "$r" "$kver"
+			arm64_builds="$arm64_builds $r:$kver"
 		done
 	else
-		result "FAIL root/trixie-arm64: cannot give the trixie root the arm64 compiler and headers"
-		arm64_kvers=
+		result "FAIL root/$r-arm64: cannot give the $r root the arm64 compiler and headers"
 	fi
-fi
+done
 
 section "host: the gate check catches a bad module"
-# catches_bad KVER: the check flags each rule the fixture breaks.
+# catches_bad ROOT KVER: the check flags each rule the fixture breaks.
 catches_bad() {
 	local bad out rc
-	bad=$("$top/tests/vm/build.sh" trixie "$1" "$top/tests/host/gate-fixture" | tail -n 1)
+	bad=$("$top/tests/vm/build.sh" "$1" "$2" "$top/tests/host/gate-fixture" | tail -n 1)
 	out=$(python3 "$top/tests/host/gate_check.py" "$bad")
 	rc=$?
 	echo "$out"
@@ -367,17 +373,17 @@ catches_bad() {
 	if [ $rc = 1 ] && grep -q 'at gate_bad_indirect_call' <<<"$out" &&
 		grep -q 'at __traceiter_not_an_event' <<<"$out" &&
 		grep -q 'read outside cs_sym_' <<<"$out"; then
-		result "PASS gate-check/catches-bad-fixture/$1"
+		result "PASS gate-check/catches-bad-fixture/$2"
 	else
-		result "FAIL gate-check/catches-bad-fixture/$1: the check did not flag all three rule breaks (exit $rc)"
+		result "FAIL gate-check/catches-bad-fixture/$2: the check did not flag all three rule breaks (exit $rc)"
 	fi
 }
 if [ -d "$CLUSTERSWAP_CACHE/roots/trixie/lib/modules" ]; then
-	catches_bad "$(root_kernel "$CLUSTERSWAP_CACHE/roots/trixie")"
-	for kver in $arm64_kvers; do
-		case $kver in *-cloud-arm64) ;; *) catches_bad "$kver" ;; esac
-	done
+	catches_bad trixie "$(root_kernel "$CLUSTERSWAP_CACHE/roots/trixie")"
 fi
+for b in $arm64_builds; do
+	case $b in *-cloud-arm64) ;; *) catches_bad "${b%%:*}" "${b#*:}" ;; esac
+done
 
 section "host: build-time kernel gate"
 while read -r line; do

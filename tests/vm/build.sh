@@ -34,8 +34,13 @@ if [ -n "$src" ]; then
 else
 	"$top/tests/ship-tree.sh" "$root$work"
 fi
+# A kernel of another architecture than the root's (arm64 headers in an
+# amd64 root: root-cross.sh) is built for as a Debian cross build, with
+# dpkg-architecture's variables: Debian 12's headers pick their compiler
+# by them (targets.sh: cross_make_env).
+read -ra cross <<<"$(cross_make_env "$(target_arch "$suite")" "$kver")"
 # -j: the module's objects compile side by side, one per host core.
-if ! chroot "$root" make -s -j"$(nproc)" -C "/usr/src/linux-headers-$kver" M="$work" \
+if ! chroot "$root" env "${cross[@]}" make -s -j"$(nproc)" -C "/usr/src/linux-headers-$kver" M="$work" \
 	${BUILD_SELFTEST:+CS_SELFTEST=y} ${BUILD_BENCH:+CS_BENCH=$BUILD_BENCH} modules \
 	>"$root$work/build.log" 2>&1; then
 	cat "$root$work/build.log" >&2

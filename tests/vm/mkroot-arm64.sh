@@ -1,14 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build (or reuse) the trixie-arm64 root (mkroot.sh calls this for it): the
-# root file system of the arm64 guests, booting Debian 13's arm64 kernel of
-# the trixie root's ABI, the one whose headers root-cross.sh gives the
-# trixie root for cross builds.
+# Build (or reuse) the root of an arm64 target (mkroot.sh calls this for
+# it): the root file system of its arm64 guests, booting its suite's arm64
+# kernel of the ABI of the suite's amd64 root (targets.sh:
+# target_build_root), the one whose headers root-cross.sh gives that root
+# for cross builds.  trixie-arm64 boots Debian 13's 6.12, bookworm-arm64
+# Debian 12's 6.1; what differs between the suites (package names, the
+# archives an ABI is in) is targets.sh's.
 #
-#   mkroot-arm64.sh
-#   mkroot-arm64.sh stage1    only the first stage (downloads and unpacking
-#                             on the host, no guest): it may run beside
-#                             guests, which the second stage may not
+#   mkroot-arm64.sh TARGET          trixie-arm64 or bookworm-arm64
+#   mkroot-arm64.sh TARGET stage1   only the first stage (downloads and
+#                                   unpacking on the host, no guest): it
+#                                   may run beside guests, which the
+#                                   second stage may not
 #
 # The host cannot run arm64 programs (and the project does not rely on its
 # binfmt_misc), so the root is made in two stages:
@@ -16,8 +20,9 @@
 #     use, with every package they depend on (debootstrap resolves that
 #     natively), and debootstrap --foreign unpacks the minimal base system
 #     from the same downloads; the kernel image, headers, common headers
-#     and kbuild of the ABI are fetched from trixie-security (deb-fetch.sh),
-#     and the image is unpacked so that the guest can boot it;
+#     and kbuild of the ABI are fetched from the suite's archives
+#     (deb-fetch.sh: its security updates, or the suite itself), and the
+#     image is unpacked so that the guest can boot it;
 #  2. in an arm64 guest booted on that kernel, with the root as its disk
 #     (an ext4 image made from the first stage's tree by mke2fs -d;
 #     run-vm.sh, VM_ROOT_DISK): debootstrap --second-stage installs the
@@ -35,30 +40,42 @@
 # downloads (the root's own archives, which nothing cleans before it runs,
 # and the copies beside them), so it needs no network.
 set -euo pipefail
-case ${1:-} in
-'' | stage1) ;;
-*) echo "usage: mkroot-arm64.sh [stage1]" >&2; exit 2 ;;
-esac
+usage() {
+	echo "usage: mkroot-arm64.sh trixie-arm64|bookworm-arm64 [stage1]" >&2
+	exit 2
+}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/targets.sh"
-target=trixie-arm64
+target=${1:-}
+case $target in
+*-arm64) ;;
+*) usage ;;
+esac
+case ${2:-} in
+'' | stage1) ;;
+*) usage ;;
+esac
+suite=$(target_suite "$target") || usage
+# The amd64 root of the same suite: its kernel's ABI is the one booted here.
+build_root=$(target_build_root "$target")
 cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 root=$cache/roots/$target
 log=$cache/roots/$target
 
-"$here/mkroot.sh" trixie >&2
-abi=$(root_kernel "$cache/roots/trixie")
+"$here/mkroot.sh" "$build_root" >&2
+abi=$(root_kernel "$cache/roots/$build_root")
 abi=${abi%-amd64}
 kver=$abi-arm64
-kernel_packages="linux-image-$kver linux-headers-$kver linux-headers-$abi-common linux-kbuild-$abi"
+kernel_packages="linux-image-$kver linux-headers-$kver linux-headers-$abi-common"
+kernel_packages="$kernel_packages $(suite_kbuild_package "$suite" "$abi")"
 # What the guests use (mkroot.sh's list, root-warm.sh's ccache and python3),
 # and what the kernel packages depend on.
 packages=gcc,make,libc6-dev,dkms,kmod,initramfs-tools
 packages=$packages,util-linux,procps,busybox-static,zstd,cpio,xz-utils,e2fsprogs,openssl
-packages=$packages,ccache,python3,linux-base,libelf1t64,pahole
+packages=$packages,ccache,python3,$(suite_kernel_deps "$suite" | tr ' ' ,)
 # Bump when the steps below change what the root holds.
 steps=3
-recipe=$(echo "arm64|trixie|$packages|$kernel_packages|$steps" | sha256sum | cut -c1-16)
+recipe=$(echo "arm64|$suite|$packages|$kernel_packages|$steps" | sha256sum | cut -c1-16)
 stamp=$root/.clusterswap-recipe
 [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$recipe" ] && exit 0
 mkdir -p "$cache/roots"
@@ -78,8 +95,8 @@ kernel_debs=var/cache/clusterswap-kernel
 stage1() {
 	local p deb
 	rm -rf --one-file-system "$tmp"
-	echo "mkroot: debootstrap --download-only trixie arm64 ($packages) from the host's mirror"
-	debootstrap --download-only --arch=arm64 --variant=minbase --include="$packages" trixie "$tmp" \
+	echo "mkroot: debootstrap --download-only $suite arm64 ($packages) from the host's mirror"
+	debootstrap --download-only --arch=arm64 --variant=minbase --include="$packages" "$suite" "$tmp" \
 		"$mirror" >"$log.debootstrap.log" 2>&1 || {
 		tail -n 30 "$log.debootstrap.log" >&2
 		exit 1
@@ -88,10 +105,10 @@ stage1() {
 	while read -r _ deb; do
 		ln "$tmp/$deb" "$tmp/$debs/"
 	done <"$tmp/debootstrap/debpaths"
-	echo "mkroot: debootstrap --foreign trixie arm64, the minimal system, into $tmp"
+	echo "mkroot: debootstrap --foreign $suite arm64, the minimal system, into $tmp"
 	rm -rf --one-file-system "$tmp/debootstrap"
 	# It finds its packages downloaded above (checked, not fetched again).
-	debootstrap --foreign --arch=arm64 --variant=minbase trixie "$tmp" \
+	debootstrap --foreign --arch=arm64 --variant=minbase "$suite" "$tmp" \
 		"$mirror" >>"$log.debootstrap.log" 2>&1 || {
 		tail -n 30 "$log.debootstrap.log" >&2
 		exit 1
@@ -99,18 +116,23 @@ stage1() {
 	command -v depmod >/dev/null || apt-get install -y -qq --no-install-recommends kmod >/dev/null
 	mkdir -p "$tmp/$kernel_debs"
 	for p in $kernel_packages; do
-		deb=$("$here/deb-fetch.sh" debian-security trixie-security arm64 "$p" "$cache/arm64")
+		deb=$("$here/deb-fetch.sh" "$suite" arm64 "$p" "$cache/arm64") ||
+			{ echo "mkroot: no $p for the $build_root root's ABI $abi (rebuild that root: rm -rf $cache/roots/$build_root)" >&2; exit 1; }
 		cp "$deb" "$tmp/$kernel_debs/"
 	done
 	# What the first boot needs before dpkg has run: the kernel and its
 	# modules, their dependency lists (the host's depmod reads arm64 modules
 	# as well), and busybox for the initramfs (initramfs.sh).
-	dpkg-deb -x "$tmp/$kernel_debs"/linux-image-"$kver"_*.deb "$tmp"
+	# Through the tree's merged-/usr links: bookworm's packages ship ./lib
+	# and ./bin (targets.sh: deb_unpack).
+	for deb in "$tmp/$kernel_debs/linux-image-${kver}"_*.deb \
+		"$tmp"/var/cache/apt/archives/busybox-static_*.deb; do
+		deb_unpack "$deb" "$tmp"
+	done
 	depmod -b "$tmp" "$kver"
-	dpkg-deb -x "$tmp"/var/cache/apt/archives/busybox-static_*.deb "$tmp"
 	cat >"$tmp/etc/apt/sources.list" <<SOURCES
-deb $mirror trixie main
-deb $("$here/mirror.sh" debian-security) trixie-security main
+deb $mirror $suite main
+deb $("$here/mirror.sh" debian-security) $suite-security main
 SOURCES
 	# dpkg syncs every file it unpacks; the image is thrown away if the
 	# stage fails, so nothing is lost by not syncing.  The file goes at the
@@ -120,7 +142,7 @@ SOURCES
 }
 # A first stage done for this recipe is kept when the second fails.
 [ "$(cat "$tmp/.clusterswap-stage1" 2>/dev/null)" = "$recipe" ] || stage1
-[ "${1:-}" = stage1 ] && exit 0
+[ "${2:-}" = stage1 ] && exit 0
 
 # Stage 2, in the guest.
 job=$cache/jobs/$target-stage2
@@ -159,7 +181,7 @@ rm -f "$img"
 mke2fs -q -t ext4 -d "$tmp" "$img" 4G
 echo "mkroot: debootstrap --second-stage and the kernel in an arm64 guest (several minutes under TCG)"
 VM_ROOT=$tmp VM_ROOT_DISK=$img VM_MEM=2G "$here/run-vm.sh" "$target" "$kver" "$job" 3600 ||
-	{ cat "$job/out/console.log" >&2 2>/dev/null; rm -f "$img"; exit 1; }
+	{ cat "$job/out/console.log" >&2 2>/dev/null || true; rm -f "$img"; exit 1; }
 cp "$job/out/console.log" "$log.stage2.log"
 if [ "$(cat "$job/out/rc")" != 0 ]; then
 	tail -n 30 "$job/out/console.log" >&2

@@ -5,8 +5,9 @@
 #   suite.sh TARGET TEST...
 #
 # TARGET is one of targets.sh's (trixie, bookworm, bookworm-612,
-# trixie-cloud, bookworm-cloud); results are named by its label (6.12, 6.1,
-# 6.12-deb12, 6.12-cloud, 6.1-cloud).
+# trixie-cloud, bookworm-cloud, trixie-arm64, bookworm-arm64); results are
+# named by its label (6.12, 6.1, 6.12-deb12, 6.12-cloud, 6.1-cloud,
+# 6.12-arm64, 6.1-arm64).
 # SUITE_PREPARE_ONLY=1 and SUITE_SPECS=DIR: below.
 # SUITE_KVER names another kernel release to build for and boot (with
 # VM_KERNEL, VM_INITRD: see run-vm.sh); SUITE_DEBUG=1 says it is a debug
@@ -27,14 +28,15 @@ cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 . "$here/targets.sh"
 # The build root the target boots (a cloud target: its line's root), and
 # the root its module and programs are built in: the same, or for an arm64
-# target the trixie root with its cross compiler (root-cross.sh).
+# target the amd64 root of its suite with its cross compiler
+# (root-cross.sh).
 suite=$(target_root "$target")
 root=$cache/roots/$suite
 build_suite=$(target_build_root "$target")
 build_root=$cache/roots/$build_suite
 arch=$(target_arch "$target")
 "$here/mkroot.sh" "$suite"
-[ "$arch" = arm64 ] && "$here/root-cross.sh" >/dev/null
+[ "$arch" = arm64 ] && "$here/root-cross.sh" "$build_suite" >/dev/null
 kver=${SUITE_KVER:-$(root_kernel "$root" "$(target_flavour "$target")")}
 line=$(echo "$kver" | cut -d. -f1,2)
 label=$(target_label "$target" "$kver")
@@ -44,6 +46,12 @@ rm -rf "$job"
 mkdir -p "$job/bin"
 "$here/root-warm.sh" "$suite"
 ko=$("$here/build.sh" "$build_suite" "$kver" | tail -n 1)
+# Where the build root has no cross compiler of the kernel's own, the module
+# the tests load is built in its guest, by that compiler; the test builds
+# (self-tests, fixtures) stay cross-built.
+if [ "$arch" = arm64 ] && ! cross_cc_is_kernels "$build_root" "$(target_suite "$build_suite")" "$kver"; then
+	ko=$("$here/guest-build.sh" "$target" "$kver" | tail -n 1)
+fi
 cp "$ko" "$job/clusterswap.ko"
 BUILD_SELFTEST=1 "$here/build.sh" "$build_suite" "$kver" | tail -n 1 | xargs -I{} cp {} "$job/clusterswap-selftest.ko"
 for fixture in squatter corrupter widener; do
@@ -52,9 +60,10 @@ for fixture in squatter corrupter widener; do
 done
 
 # Test programs: static, built with the suite's own compiler (for arm64,
-# trixie's cross compiler, the same gcc-14).
+# the build root's cross compiler, the same gcc as its kernels': gcc-14 in
+# trixie, gcc-12 in bookworm).
 cc=gcc
-[ "$arch" = arm64 ] && cc=aarch64-linux-gnu-gcc-14
+[ "$arch" = arm64 ] && cc=$(suite_cross_cc "$(target_suite "$build_suite")" "$arch")
 rm -rf "$build_root/tmp/cs-guest-$target"
 mkdir -p "$build_root/tmp/cs-guest-$target"
 cp "$top"/tests/guest/programs/*.c "$build_root/tmp/cs-guest-$target/"
@@ -66,6 +75,10 @@ for c in "$top"/tests/guest/programs/*.c; do
 done
 
 cp "$top/tools/clusterswap-top" "$job/bin/"
+# Where kallsyms lists no variables, the symbol table to check the module's
+# findings against (resolved_symbols_match_the_symbol_table).
+map=$("$here/system-map.sh" "$suite" "$kver")
+[ -z "$map" ] || cp "$map" "$job/System.map"
 cp "$top/tests/guest/trim-modules.sh" "$job/bin/"
 
 # The source tree as users install it (DKMS, the Debian package).
@@ -270,9 +283,11 @@ boot_mode() {
 #                     swap device (6.12; Debian's 6.1.192 opens the resume
 #                     device exclusively in that mode, swapon holds it, and
 #                     stock fails with "Image not found (code -16)")
-#   cross_built       the module the suite boots with was cross-built on
-#                     the host (arm64), and DKMS in the guest must build the
-#                     same one
+#   built_for_guest   the module the suite boots with was built outside the
+#                     guest's DKMS (arm64: cross-built on the host, or by
+#                     make in a guest where the host has no cross compiler
+#                     of the kernel's: guest-build.sh), and DKMS in the
+#                     guest must build the same one
 #   preempt_dynamic   the kernel's preemption model is chosen at boot
 #                     (preempt=full), as the configuration in the headers
 #                     the module is built against says (the debug kernel's
@@ -284,7 +299,7 @@ line_capabilities() {
 	6.12) caps="allocator mthp order_lists idle_reclaim test_resume" ;;
 	6.1) caps=allocator ;;
 	esac
-	[ "$arch" = arm64 ] && caps="$caps cross_built"
+	[ "$arch" = arm64 ] && caps="$caps built_for_guest"
 	grep -qx 'CONFIG_PREEMPT_DYNAMIC=y' "$build_root/usr/src/linux-headers-$kver/.config" 2>/dev/null &&
 		caps="$caps preempt_dynamic"
 	echo $caps
@@ -308,7 +323,7 @@ for t in "$@"; do
 		continue
 	fi
 	if [ "$arch" = arm64 ] && [ -n "$(directive ROOT "$t")" ]; then
-		echo "SKIP $label/$t: installs into the root on the host, which cannot run an arm64 root's DKMS (dkms_in_the_guest_builds_the_cross_built_module installs in the guest)"
+		echo "SKIP $label/$t: installs into the root on the host, which cannot run an arm64 root's DKMS (dkms_in_the_guest_builds_the_module_the_tests_load installs in the guest)"
 		continue
 	fi
 	if [ "$(directive DEBUG "$t")" = only ] && [ "${SUITE_DEBUG:-0}" != 1 ]; then

@@ -9,9 +9,9 @@
 # a PREEMPT_RT kernel: assume_version.  And a kernel in which a function
 # the module calls through the gate ends in a jump to a redirected one (a
 # tail call the redirect would let through): assume_gate_called names a
-# function to check as if the module called it; 6.1's swapcache_clear()
-# ends in a jump to free_swap_slot() and is refused, 6.12's has no such
-# jump and loads.  (Chains of such jumps through other functions are
+# function to check as if the module called it; x86-64 6.1's
+# swapcache_clear() ends in a jump to free_swap_slot() and is refused,
+# 6.12's and arm64 6.1's have no such jump and load.  (Chains of such jumps through other functions are
 # checked too; the self-tests hold them on made-up code.)  On arm64, until
 # the suite has run on arm64 hardware, a load without arm64_unverified=1 is
 # refused too.
@@ -60,6 +60,12 @@ test_refuses_unknown_kernels() {
 	# (the inner quotes keep the kernel's parameter parser from splitting it).
 	refused '"#1 SMP PREEMPT_RT Debian 6.12.57-1 (2025-11-05)"' 'is a PREEMPT_RT kernel, which is not supported' assume_version
 	case $(uname -r) in
+	6.1.*-arm64)
+		# Built with frame pointers, hence no sibling calls: "bl".
+		cs_load assume_gate_called=swapcache_clear
+		note "arm64 6.1's swapcache_clear calls free_swap_slot, no tail call: loaded"
+		cs_unload
+		;;
 	6.1.*)
 		refused swapcache_clear 'swapcache_clear+0x[0-9a-f]* jumps into free_swap_slot, a tail call' assume_gate_called
 		;;

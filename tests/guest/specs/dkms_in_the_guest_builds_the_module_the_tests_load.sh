@@ -1,5 +1,7 @@
-# Where the suite's module was cross-built on the host (arm64: trixie's
-# gcc-14-aarch64-linux-gnu against the same kernel's headers), DKMS in the
+# Where the suite's module was built outside the guest's DKMS (arm64:
+# cross-built on the host by the kernel's own compiler, trixie's
+# gcc-14-aarch64-linux-gnu; or, where the host has none, as for Debian 12's
+# arm64 kernels, by make in a guest: tests/vm/guest-build.sh), DKMS in the
 # guest, on the kernel it serves, builds the same module: every executable
 # section byte for byte the same, the same sections and the same kernel
 # symbols imported.  So what the other tests load is what a user's DKMS
@@ -8,9 +10,9 @@
 # The source is the tree as users get it (/job/src, tests/ship-tree.sh).
 # Compiling under emulation of another architecture is slow: the limit
 # leaves room for a cold compiler cache on a 2-core host.
-TIMEOUT_dkms_in_the_guest_builds_the_cross_built_module=1800
-BOOT_dkms_in_the_guest_builds_the_cross_built_module=own
-NEEDS_dkms_in_the_guest_builds_the_cross_built_module=cross_built
+TIMEOUT_dkms_in_the_guest_builds_the_module_the_tests_load=1800
+BOOT_dkms_in_the_guest_builds_the_module_the_tests_load=own
+NEEDS_dkms_in_the_guest_builds_the_module_the_tests_load=built_for_guest
 
 # sections KO: each section's name, type and flags, one per line.
 # readelf -SW: "[Nr] Name Type Address Off Size ES Flg Lk Inf Al", Flg
@@ -29,14 +31,14 @@ same_code() {
 		objcopy -O binary --only-section="$_s" "$1" /tmp/a.bin || fail "objcopy $_s of $1"
 		objcopy -O binary --only-section="$_s" "$2" /tmp/b.bin || fail "objcopy $_s of $2"
 		cmp -s /tmp/a.bin /tmp/b.bin ||
-			fail "section $_s differs: $(stat -c %s /tmp/a.bin) bytes cross-built, $(stat -c %s /tmp/b.bin) by DKMS"
+			fail "section $_s differs: $(stat -c %s /tmp/a.bin) bytes in the tests' module, $(stat -c %s /tmp/b.bin) by DKMS"
 		_n=$((_n + 1))
 	done
 	[ $_n -gt 0 ] || fail "no executable section in $1"
 	note "$_n executable sections byte for byte the same"
 }
 
-test_dkms_in_the_guest_builds_the_cross_built_module() {
+test_dkms_in_the_guest_builds_the_module_the_tests_load() {
 	kver=$(uname -r)
 	ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' /job/src/dkms.conf)
 	# The guest's root is a throwaway overlay: its module tree is trimmed
@@ -63,16 +65,16 @@ test_dkms_in_the_guest_builds_the_cross_built_module() {
 	*) cp "$built" /tmp/dkms.ko ;;
 	esac
 
-	sections "$KO" >/tmp/cross.sections
+	sections "$KO" >/tmp/tests.sections
 	sections /tmp/dkms.ko >/tmp/dkms.sections
-	cmp -s /tmp/cross.sections /tmp/dkms.sections ||
-		fail "the sections differ: $(diff /tmp/cross.sections /tmp/dkms.sections | grep '^[<>]' | head -n 4 | tr '\n' ';')"
+	cmp -s /tmp/tests.sections /tmp/dkms.sections ||
+		fail "the sections differ: $(diff /tmp/tests.sections /tmp/dkms.sections | grep '^[<>]' | head -n 4 | tr '\n' ';')"
 	same_code "$KO" /tmp/dkms.ko
-	nm -u "$KO" | sort >/tmp/cross.imports
+	nm -u "$KO" | sort >/tmp/tests.imports
 	nm -u /tmp/dkms.ko | sort >/tmp/dkms.imports
-	cmp -s /tmp/cross.imports /tmp/dkms.imports ||
-		fail "the imports differ: $(diff /tmp/cross.imports /tmp/dkms.imports | grep '^[<>]' | head -n 4 | tr '\n' ';')"
-	note "$(wc -l </tmp/cross.imports) kernel symbols imported, the same"
+	cmp -s /tmp/tests.imports /tmp/dkms.imports ||
+		fail "the imports differ: $(diff /tmp/tests.imports /tmp/dkms.imports | grep '^[<>]' | head -n 4 | tr '\n' ';')"
+	note "$(wc -l </tmp/tests.imports) kernel symbols imported, the same"
 
 	modprobe clusterswap $ARCH_OPT || fail "modprobe of the DKMS module"
 	grep -q "^$kver (" $CS/kernel || fail "the DKMS module says kernel '$(cat $CS/kernel)'"
