@@ -170,26 +170,43 @@ int cs_sym_resolve_all(void)
 }
 
 /**
+ * cs_sym_function_at() - The core kernel function holding an address.
+ * @addr: the address.
+ * @start: set to the function's address.
+ * @size: set to the length of its code.
+ *
+ * What kallsyms gives a size for in core kernel text.
+ * Context: during or after cs_sym_resolve_all(), once core_kernel_text and
+ * kallsyms_lookup_size_offset are resolved.
+ * Return: true, or false if no core kernel function holds @addr.
+ */
+bool cs_sym_function_at(unsigned long addr, unsigned long *start, unsigned long *size)
+{
+	unsigned long offset;
+
+	if (!(int)cs_sym_call1(CS_SYM_core_kernel_text, addr) ||
+	    !(int)cs_sym_call3(CS_SYM_kallsyms_lookup_size_offset, addr, size, &offset) ||
+	    !*size)
+		return false;
+	*start = addr - offset;
+	*size = cs_arch_code_size(*start, *size);
+	return true;
+}
+
+/**
  * cs_sym_function_code() - Where a kernel function's code is, to be read.
  * @name: the function.
  * @start: set to its address.
  * @size: set to the length of its code.
  *
- * Context: during or after cs_sym_resolve_all(), once kallsyms_lookup_name,
- * core_kernel_text and kallsyms_lookup_size_offset are resolved.
+ * Context: as cs_sym_function_at(), with kallsyms_lookup_name resolved.
  * Return: true, or false if the core kernel has no such function.
  */
 bool cs_sym_function_code(const char *name, unsigned long *start, unsigned long *size)
 {
-	unsigned long addr = cs_sym_lookup(name), offset;
+	unsigned long addr = cs_sym_lookup(name);
 
-	if (!addr || !(int)cs_sym_call1(CS_SYM_core_kernel_text, addr) ||
-	    !(int)cs_sym_call3(CS_SYM_kallsyms_lookup_size_offset, addr, size, &offset) ||
-	    offset || !*size)
-		return false;
-	*start = addr;
-	*size = cs_arch_code_size(addr, *size);
-	return true;
+	return addr && cs_sym_function_at(addr, start, size) && *start == addr;
 }
 
 /**

@@ -99,28 +99,16 @@ static bool cs_walk_reaches(struct cs_tail_walk *w, unsigned long start, unsigne
 	return true;
 }
 
-/*
- * The function holding @addr: in the kernel, what kallsyms gives a size for
- * in core kernel text.
- */
+/* The function holding @addr, in @fake's code or the kernel's. */
 static bool cs_function_at(const struct cs_fake_code *fake, unsigned long addr,
 			   unsigned long *start, unsigned long *size)
 {
-	unsigned long offset;
-
-	if (fake) {
-		if (addr < fake->base || addr >= fake->base + fake->nr * fake->len)
-			return false;
-		*start = fake->base + (addr - fake->base) / fake->len * fake->len;
-		*size = fake->len;
-		return true;
-	}
-	if (!(int)cs_sym_call1(CS_SYM_core_kernel_text, addr) ||
-	    !(int)cs_sym_call3(CS_SYM_kallsyms_lookup_size_offset, addr, size, &offset) ||
-	    !*size)
+	if (!fake)
+		return cs_sym_function_at(addr, start, size);
+	if (addr < fake->base || addr >= fake->base + fake->nr * fake->len)
 		return false;
-	*start = addr - offset;
-	*size = cs_arch_code_size(*start, *size);
+	*start = fake->base + (addr - fake->base) / fake->len * fake->len;
+	*size = fake->len;
 	return true;
 }
 

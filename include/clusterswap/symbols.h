@@ -97,6 +97,7 @@ struct cs_kaddr {
 struct seq_file;
 
 int cs_sym_resolve_all(void);
+bool cs_sym_function_at(unsigned long addr, unsigned long *start, unsigned long *size);
 bool cs_sym_function_code(const char *name, unsigned long *start, unsigned long *size);
 void cs_sym_show(struct seq_file *m);
 const char *cs_sym_clone(enum cs_sym sym, char *buf, size_t len);

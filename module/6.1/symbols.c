@@ -174,33 +174,59 @@ static const char * const cs_avail_users[] = { "get_swap_pages", "__cgroup_throt
 #endif
 
 /*
+ * What cs_avail_users[] do with the addresses they form, with the first
+ * arguments of their CS_SPIN_LOCK_CALL calls: read once, at load, for
+ * both variables (cs_line_find_data() is called from module init alone,
+ * one symbol after another).
+ */
+static struct {
+	bool read;
+	struct cs_code_refs refs[ARRAY_SIZE(cs_avail_users)];
+} cs_avail_code;
+
+static const struct cs_code_refs *cs_avail_refs(void)
+{
+	unsigned long lock_fn;
+	unsigned int i;
+
+	if (cs_avail_code.read)
+		return cs_avail_code.refs;
+	lock_fn = cs_sym_lookup(CS_SPIN_LOCK_CALL);
+	if (!lock_fn) {
+		pr_err("kernel function %s() not found\n", CS_SPIN_LOCK_CALL);
+		return NULL;
+	}
+	for (i = 0; i < ARRAY_SIZE(cs_avail_users); i++)
+		if (!cs_refs_of(cs_avail_users[i], lock_fn, &cs_avail_code.refs[i]))
+			return NULL;
+	cs_avail_code.read = true;
+	return cs_avail_code.refs;
+}
+
+/*
  * The lock: the one known address both pass to CS_SPIN_LOCK_CALL, a
  * 4-byte aligned word, not swap_info's.
  */
 static unsigned long cs_find_swap_avail_lock(void)
 {
-	unsigned long lock_fn = cs_sym_lookup(CS_SPIN_LOCK_CALL), lock = 0;
-	struct cs_code_refs refs;
+	const struct cs_code_refs *refs = cs_avail_refs();
+	unsigned long lock = 0;
 	unsigned int i;
 
-	if (!lock_fn) {
-		pr_err("kernel function %s() not found\n", CS_SPIN_LOCK_CALL);
+	if (!refs)
 		return 0;
-	}
 	for (i = 0; i < ARRAY_SIZE(cs_avail_users); i++) {
-		if (!cs_refs_of(cs_avail_users[i], lock_fn, &refs))
-			return 0;
-		if (refs.nr_args != 1) {
+		if (refs[i].nr_args != 1) {
 			pr_err("%s() passes %u known addresses to %s(), not swap_avail_lock alone\n",
-			       cs_avail_users[i], refs.nr_args, CS_SPIN_LOCK_CALL);
+			       cs_avail_users[i], refs[i].nr_args, CS_SPIN_LOCK_CALL);
 			return 0;
 		}
-		if (lock && refs.args[0] != lock) {
+		if (lock && refs[i].args[0] != lock) {
 			pr_err("%s() and %s() do not take the same lock\n",
 			       cs_avail_users[0], cs_avail_users[i]);
 			return 0;
 		}
-		lock = refs.args[0];
+		lock = refs[i].args[0];
 	}
 	if (lock % sizeof(spinlock_t) || lock == cs_sym_addr(CS_SYM_swap_info)) {
 		pr_err("the lock found for swap_avail_lock cannot be it\n");
@@ -219,14 +245,13 @@ static unsigned long cs_find_swap_avail_lock(void)
 static unsigned long cs_find_swap_avail_heads(void)
 {
 	const char *what = "swap_avail_heads";
-	struct cs_code_refs refs[ARRAY_SIZE(cs_avail_users)];
+	const struct cs_code_refs *refs = cs_avail_refs();
 	unsigned long found = 0, heads, next, prev;
 	unsigned int i, nr = 0;
 	int node;
 
-	for (i = 0; i < ARRAY_SIZE(cs_avail_users); i++)
-		if (!cs_refs_of(cs_avail_users[i], 0, &refs[i]))
-			return 0;
+	if (!refs)
+		return 0;
 	for (i = 0; i < refs[0].nr_loads; i++) {
 		if (cs_refs_have(refs[1].loads, refs[1].nr_loads, refs[0].loads[i])) {
 			found = refs[0].loads[i];

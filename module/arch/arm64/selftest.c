@@ -108,7 +108,7 @@ static u32 cs_branch(u32 op, unsigned int lsb, unsigned int bits, int from, int 
 #define CS_REFS_AT	0xffff800080100000UL
 #define CS_REFS_CALLEE	(CS_REFS_AT + 0x800)
 
-static int cs_refs_of(const u32 *code, size_t size, struct cs_code_refs *refs)
+static int cs_fixture_refs(const u32 *code, size_t size, struct cs_code_refs *refs)
 {
 	return cs_arch_code_refs((const u8 *)code, CS_REFS_AT, size, CS_REFS_CALLEE, refs);
 }
@@ -178,48 +178,48 @@ void cs_arch_selftest_code_refs(struct cs_selftest *t)
 	struct cs_code_refs refs;
 	int err;
 
-	err = cs_refs_of(swp_swap_info, sizeof(swp_swap_info), &refs);
+	err = cs_fixture_refs(swp_swap_info, sizeof(swp_swap_info), &refs);
 	cs_expect(t, !err && refs.nr_indexed == 1 && refs.indexed[0] == page + 0x1b0 &&
 		  !refs.nr_loads && !refs.nr_args,
 		  "swp_swap_info's table: %d, %u at %#lx", err, refs.nr_indexed,
 		  refs.indexed[0] - at);
 
-	err = cs_refs_of(lock_and_heads, sizeof(lock_and_heads), &refs);
+	err = cs_fixture_refs(lock_and_heads, sizeof(lock_and_heads), &refs);
 	cs_expect(t, !err && refs.nr_args == 1 && refs.args[0] == page + 0x1b0 + 0xe8 &&
 		  refs.nr_loads == 1 && refs.loads[0] == page + 0x1b0 + 0xe0,
 		  "a lock taken and a pointer loaded: %d, %u args, %u loads", err,
 		  refs.nr_args, refs.nr_loads);
 
-	err = cs_refs_of(paths_disagree, sizeof(paths_disagree), &refs);
+	err = cs_fixture_refs(paths_disagree, sizeof(paths_disagree), &refs);
 	cs_expect(t, !err && !refs.nr_loads, "two paths disagree: %d, %u loads", err,
 		  refs.nr_loads);
 
-	err = cs_refs_of(write_back, sizeof(write_back), &refs);
+	err = cs_fixture_refs(write_back, sizeof(write_back), &refs);
 	cs_expect(t, !err && !refs.nr_loads, "a base written back: %d, %u loads", err,
 		  refs.nr_loads);
 
-	err = cs_refs_of(page_before, sizeof(page_before), &refs);
+	err = cs_fixture_refs(page_before, sizeof(page_before), &refs);
 	cs_expect(t, !err && refs.nr_loads == 1 && refs.loads[0] == at - 3 * 4096 + 16,
 		  "a page before: %d, %u loads", err, refs.nr_loads);
 
-	err = cs_refs_of(loop_disagrees, sizeof(loop_disagrees), &refs);
+	err = cs_fixture_refs(loop_disagrees, sizeof(loop_disagrees), &refs);
 	cs_expect(t, !err && !refs.nr_loads, "a loop's back edge disagrees: %d, %u loads", err,
 		  refs.nr_loads);
 
-	err = cs_refs_of(warn, sizeof(warn), &refs);
+	err = cs_fixture_refs(warn, sizeof(warn), &refs);
 	cs_expect(t, !err && refs.nr_loads == 1 && refs.loads[0] == page + 8,
 		  "a WARN's breakpoint goes on: %d, %u loads", err, refs.nr_loads);
 
-	err = cs_refs_of(kprobe, sizeof(kprobe), &refs);
+	err = cs_fixture_refs(kprobe, sizeof(kprobe), &refs);
 	cs_expect(t, err == -ENOEXEC, "a kprobe's breakpoint: %d", err);
 
-	err = cs_refs_of(signed_lr, sizeof(signed_lr), &refs);
+	err = cs_fixture_refs(signed_lr, sizeof(signed_lr), &refs);
 	cs_expect(t, !err && !refs.nr_loads, "paciasp rewrites x30: %d, %u loads", err,
 		  refs.nr_loads);
 
-	err = cs_refs_of(jump_table, sizeof(jump_table), &refs);
+	err = cs_fixture_refs(jump_table, sizeof(jump_table), &refs);
 	cs_expect(t, err == -ENOEXEC, "a branch through a register: %d", err);
 
-	err = cs_refs_of(jump_out, sizeof(jump_out), &refs);
+	err = cs_fixture_refs(jump_out, sizeof(jump_out), &refs);
 	cs_expect(t, err == -ENOEXEC, "a jump out of the function: %d", err);
 }
