@@ -3,8 +3,10 @@
  * Finding the kernel's swap devices: swap_info[] and swap_avail_lock are
  * private to mm/swapfile.c and resolved at load (symbols.c).
  */
+#include <linux/moduleparam.h>
 #include <linux/swap.h>
 #include <linux/percpu-refcount.h>
+#include <linux/uaccess.h>
 
 #include <clusterswap/swapdev.h>
 #include <clusterswap/symbols.h>
@@ -20,6 +22,49 @@ struct swap_info_struct **cs_swap_info_table __ro_after_init;
 void __init cs_swapdev_init(void)
 {
 	cs_swap_info_table = cs_sym_data(CS_SYM_swap_info);
+}
+
+/*
+ * For tests only: check the table one entry on from where it was found, as
+ * if it had been found a word off, to prove that a wrong table trips the
+ * module.  Not visible in sysfs.
+ */
+static bool assume_swap_info_skew;
+module_param(assume_swap_info_skew, bool, 0);
+MODULE_PARM_DESC(assume_swap_info_skew, "test only: check swap_info one entry off");
+
+/**
+ * cs_swapdev_check_table() - Whether the table found for swap_info[] is it.
+ *
+ * Once a swapon or swapoff step has run, the kernel's table holds at least
+ * one device (its entries go from NULL to a device, never back:
+ * alloc_swap_info() reuses a free one), and each device's ->type is its
+ * index (set before the device is published).  Where swap_info[] was found
+ * from code (cs_line_find_data()), the load could check it only against
+ * what the kernel returned for each entry, which proves little while no
+ * device was ever swapped on; this holds it at every step after.
+ * Context: process context, after an observed swapon or swapoff step.
+ * Return: NULL, or why the table cannot be swap_info[].
+ */
+const char *cs_swapdev_check_table(void)
+{
+	struct swap_info_struct **table = cs_swap_info_table + assume_swap_info_skew;
+	struct swap_info_struct *si;
+	unsigned int type, nr = 0;
+	signed char si_type;
+
+	BUILD_BUG_ON(sizeof(si->type) != sizeof(si_type));
+	for (type = 0; type < MAX_SWAPFILES; type++) {
+		si = READ_ONCE(table[type]);
+		if (!si)
+			continue;
+		if (copy_from_kernel_nofault(&si_type, &si->type, sizeof(si_type)))
+			return "an entry points at no device";
+		if (si_type != type)
+			return "an entry's device is of another type";
+		nr++;
+	}
+	return nr ? NULL : "no device in it after a swapon";
 }
 
 /**

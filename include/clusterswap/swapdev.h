@@ -27,6 +27,7 @@
 
 extern struct swap_info_struct **cs_swap_info_table;
 void cs_swapdev_init(void);
+const char *cs_swapdev_check_table(void);
 
 /**
  * cs_swap_device() - The swap_info_struct of a swap type, if ever allocated.
