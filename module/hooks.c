@@ -91,8 +91,14 @@ static void notrace cs_observe_cb(unsigned long ip, unsigned long parent_ip,
 	if (!hook)
 		return;
 	this_cpu_inc(cs_hook_calls_pcp[hook->target]);
-	/* Every observed event is a swapon or swapoff step. */
-	schedule_work(cs_devices_changed_work);
+	/*
+	 * Every observed call from the kernel is a swapon or swapoff step.
+	 * One from this module (the switch's take-over calls
+	 * disable_swap_slots_cache_lock(), through the gate, which enters a
+	 * function it does not redirect at its ftrace site) is not.
+	 */
+	if (parent_ip != (unsigned long)cs_gate_return)
+		schedule_work(cs_devices_changed_work);
 }
 
 /*

@@ -25,17 +25,20 @@
 
 /*
  * A swap device came or went: the hooks observe swapon and swapoff steps and
- * queue this.  A table of devices that is not the kernel's trips the module
- * (cs_swapdev_check_table()).  Then the kernel line hands back what CPUs
- * hold on devices leaving service (swapoff waits for it through
- * inuse_pages), and debugfs follows the devices in use.
+ * queue this.  First the table of devices is checked: one that is not the
+ * kernel's trips the module (cs_swapdev_check_table()), and nothing more is
+ * done with it here.  Then the kernel line hands back what CPUs hold on
+ * devices leaving service (swapoff waits for it through inuse_pages), and
+ * debugfs follows the devices in use.
  */
 static void cs_devices_changed(struct work_struct *work)
 {
 	const char *why = cs_swapdev_check_table();
 
-	if (why)
+	if (why) {
 		cs_trip("swap_info: %s", why);
+		return;
+	}
 	cs_line_devices_changed();
 	cs_debugfs_sync_devices();
 }

@@ -27,44 +27,52 @@ void __init cs_swapdev_init(void)
 /*
  * For tests only: check the table one entry on from where it was found, as
  * if it had been found a word off, to prove that a wrong table trips the
- * module.  Not visible in sysfs.
+ * module.  Only the check reads it so; not visible in sysfs.
  */
 static bool assume_swap_info_skew;
 module_param(assume_swap_info_skew, bool, 0);
 MODULE_PARM_DESC(assume_swap_info_skew, "test only: check swap_info one entry off");
 
 /**
- * cs_swapdev_check_table() - Whether the table found for swap_info[] is it.
+ * cs_swapdev_check_table() - Why the table found for swap_info[] is not it.
  *
- * Once a swapon or swapoff step has run, the kernel's table holds at least
- * one device (its entries go from NULL to a device, never back:
- * alloc_swap_info() reuses a free one), and each device's ->type is its
- * index (set before the device is published).  Where swap_info[] was found
- * from code (cs_line_find_data()), the load could check it only against
- * what the kernel returned for each entry, which proves little while no
- * device was ever swapped on; this holds it at every step after.
+ * A swapon or swapoff step runs after alloc_swap_info(), so from the first
+ * one on the kernel's table holds devices 0 to n - 1 and NULL after them
+ * (alloc_swap_info() reuses a free device before it adds one, and no entry
+ * goes back to NULL), each device's ->type its index (set before the
+ * device is published), and where the line can ask the kernel
+ * (cs_line_swap_info_agrees()), each entry what the kernel returns for its
+ * type.  The load could check a table found from code
+ * (cs_line_find_data()) only while it may have been all NULL; this is the
+ * check once it cannot be.
  * Context: process context, after an observed swapon or swapoff step.
  * Return: NULL, or why the table cannot be swap_info[].
  */
 const char *cs_swapdev_check_table(void)
 {
-	struct swap_info_struct **table = cs_swap_info_table + assume_swap_info_skew;
+	unsigned int skew = assume_swap_info_skew ? 1 : 0;
+	struct swap_info_struct **table = cs_swap_info_table + skew;
 	struct swap_info_struct *si;
+	typeof(si->type) si_type;
 	unsigned int type, nr = 0;
-	signed char si_type;
 
-	BUILD_BUG_ON(sizeof(si->type) != sizeof(si_type));
-	for (type = 0; type < MAX_SWAPFILES; type++) {
+	for (type = 0; type < MAX_SWAPFILES - skew; type++) {
 		si = READ_ONCE(table[type]);
 		if (!si)
 			continue;
+		if (nr != type)
+			return "a device after an empty entry";
 		if (copy_from_kernel_nofault(&si_type, &si->type, sizeof(si_type)))
 			return "an entry points at no device";
 		if (si_type != type)
 			return "an entry's device is of another type";
 		nr++;
 	}
-	return nr ? NULL : "no device in it after a swapon";
+	if (!nr)
+		return "no device in it after a swapon";
+	if (!cs_line_swap_info_agrees((unsigned long)table))
+		return "an entry is not the device the kernel gives for its type";
+	return NULL;
 }
 
 /**

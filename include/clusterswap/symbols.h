@@ -75,6 +75,15 @@ bool cs_line_sym_configured(enum cs_sym sym);
 unsigned long cs_line_find_data(enum cs_sym sym);
 
 /*
+ * Whether the swap device table at @table holds, for every type, what the
+ * line's own kernel function returns for it (6.1: swp_swap_info()); true
+ * where the line has none to ask (6.12, whose kallsyms lists swap_info on
+ * every kernel it loads on).  Return: true, or false after saying which
+ * type disagrees.  Context: process context.
+ */
+bool cs_line_swap_info_agrees(unsigned long table);
+
+/*
  * Functions of the swap code of later kernels that the line's stock code does
  * not have (NULL-terminated; module/<line>/symbols.c).  A kernel of the line
  * that has one carries a backport of later swap code (a vendor kernel, for

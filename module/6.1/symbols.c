@@ -109,20 +109,45 @@ static unsigned long cs_data_not_code(const char *what, unsigned long addr)
 }
 
 /*
+ * swap_info's entries only ever go from NULL to a device, never back, so a
+ * swapon between the reads of one type leaves the call's answer equal to
+ * one of them.
+ */
+bool cs_line_swap_info_agrees(unsigned long table)
+{
+	unsigned long call, before, after;
+	unsigned int type;
+
+	for (type = 0; type < MAX_SWAPFILES; type++) {
+		unsigned long slot = table + type * sizeof(struct swap_info_struct *);
+
+		if (!cs_read_word("swap_info", slot, &before))
+			return false;
+		call = cs_sym_call1(CS_SYM_swp_swap_info, swp_entry(type, 0).val);
+		if (!cs_read_word("swap_info", slot, &after))
+			return false;
+		if (call != before && call != after) {
+			pr_err("swp_swap_info(%u) is not what the table found for swap_info holds\n",
+			       type);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
  * swap_info: the base of the one indexed load in swp_swap_info()
  * (swap_type_to_swap_info(): READ_ONCE(swap_info[type])), which
  * get_swap_device()'s inlined copy of it must index from too (an offset
  * folded into the index would have to be folded alike in both), then
- * checked against what swp_swap_info() itself returns for every type.
- * swap_info's entries only ever go from NULL to a device, never back, so
- * a swapon between the reads of one type leaves the call's answer equal to
- * one of them.
+ * checked against what swp_swap_info() itself returns for every type: here,
+ * and again at every swapon and swapoff step (cs_swapdev_check_table()),
+ * since while no device was ever swapped on every entry is NULL.
  */
 static unsigned long cs_find_swap_info(void)
 {
-	unsigned long table, call, before, after;
 	struct cs_code_refs refs;
-	unsigned int type;
+	unsigned long table;
 
 	if (!cs_refs_of("swp_swap_info", 0, &refs))
 		return 0;
@@ -138,19 +163,8 @@ static unsigned long cs_find_swap_info(void)
 		pr_err("get_swap_device() does not index the table swp_swap_info() reads\n");
 		return 0;
 	}
-	for (type = 0; type < MAX_SWAPFILES; type++) {
-		unsigned long slot = table + type * sizeof(struct swap_info_struct *);
-
-		if (!cs_read_word("swap_info", slot, &before))
-			return 0;
-		call = cs_sym_call1(CS_SYM_swp_swap_info, swp_entry(type, 0).val);
-		if (!cs_read_word("swap_info", slot, &after))
-			return 0;
-		if (call != before && call != after) {
-			pr_err("swp_swap_info(%u) is not what the table it reads holds\n", type);
-			return 0;
-		}
-	}
+	if (!cs_line_swap_info_agrees(table))
+		return 0;
 	return cs_data_not_code("swap_info", table);
 }
 
