@@ -42,9 +42,9 @@ MODULE_PARM_DESC(assume_swap_info_skew, "test only: check swap_info one entry of
  * goes back to NULL), each device's ->type its index (set before the
  * device is published), and where the line can ask the kernel
  * (cs_line_swap_info_agrees()), each entry what the kernel returns for its
- * type.  The load could check a table found from code
- * (cs_line_find_data()) only while it may have been all NULL; this is the
- * check once it cannot be.
+ * type.  A table found from code (cs_line_find_data()) was checked at load
+ * while it may have been all NULL, which proves little: this checks it
+ * again once it holds a device.
  * Context: process context, after an observed swapon or swapoff step.
  * Return: NULL, or why the table cannot be swap_info[].
  */

@@ -176,9 +176,11 @@ int cs_sym_resolve_all(void)
  * @size: set to the length of its code.
  *
  * What kallsyms gives a size for in core kernel text.
- * Context: during or after cs_sym_resolve_all(), once core_kernel_text and
- * kallsyms_lookup_size_offset are resolved.
- * Return: true, or false if no core kernel function holds @addr.
+ * Context: during or after cs_sym_resolve_all(), once core_kernel_text,
+ * kallsyms_lookup_size_offset and ftrace_location (cs_arch_code_size())
+ * are resolved.
+ * Return: true, or false if no core kernel function with a size holds
+ * @addr.
  */
 bool cs_sym_function_at(unsigned long addr, unsigned long *start, unsigned long *size)
 {
