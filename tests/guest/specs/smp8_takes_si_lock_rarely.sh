@@ -14,12 +14,13 @@
 # An arm64 guest has its own limit: emulated on an x86 host, 8 vCPUs on 2
 # cores, one run of the load swapped out 100-180 pages a second, stock and
 # module alike (most vCPUs spinning on zsmalloc's pool lock), and had not
-# ended after 300 s. Its time there: 1095 s (KERNELS=6.12-arm64, the same
-# host); the limit is 3x that.
+# ended after 300 s. Its time there: 1095 s on 6.12 arm64, 3013 s on 6.1
+# arm64 (stock's run alone 1610 s; the same host); the limit is 1.6x the
+# slowest.
 # Budget: 135 s on 6.12, 205 s on 6.1 (make check, 2-vCPU TCG on a 2-core
 # host); the limit is 2.9x the slowest.
 TIMEOUT_smp8_takes_si_lock_rarely=600
-TIMEOUT_ARM64_smp8_takes_si_lock_rarely=3300
+TIMEOUT_ARM64_smp8_takes_si_lock_rarely=4800
 SMP_smp8_takes_si_lock_rarely=8
 BOOT_smp8_takes_si_lock_rarely=own
 NEEDS_smp8_takes_si_lock_rarely=allocator
