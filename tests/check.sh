@@ -11,7 +11,9 @@
 #                          6.12-deb12 is Debian 12's opt-in 6.12, the -cloud ones
 #                          the cloud flavour of each line, a smoke set each;
 #                          6.12-arm64 and 6.1-arm64, Debian 13's and 12's arm64
-#                          kernels in an emulated arm64 guest, run when named)
+#                          kernels in an emulated arm64 guest, run when named,
+#                          as are 6.12-cloud-arm64 and 6.1-cloud-arm64, their
+#                          cloud flavour's, a smoke set each)
 #   TESTS="a b ..."        in-VM tests to run (default: all tests/guest/specs/*.sh)
 #   CLUSTERSWAP_CACHE      where build roots and outputs live (~/.cache/clusterswap)
 #   CHECK_LANES=N          how many lanes of guests run side by side (default:

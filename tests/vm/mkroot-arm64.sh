@@ -5,8 +5,9 @@
 # kernel of the ABI of the suite's amd64 root (targets.sh:
 # target_build_root), the one whose headers root-cross.sh gives that root
 # for cross builds.  trixie-arm64 boots Debian 13's 6.12, bookworm-arm64
-# Debian 12's 6.1; what differs between the suites (package names, the
-# archives an ABI is in) is targets.sh's.
+# Debian 12's 6.1, and each root holds its ABI's cloud-arm64 kernel beside
+# the generic one (the -arm64-cloud targets boot it); what differs between
+# the suites (package names, the archives an ABI is in) is targets.sh's.
 #
 #   mkroot-arm64.sh TARGET          trixie-arm64 or bookworm-arm64
 #   mkroot-arm64.sh TARGET stage1   only the first stage (downloads and
@@ -66,7 +67,9 @@ log=$cache/roots/$target
 abi=$(root_kernel "$cache/roots/$build_root")
 abi=${abi%-amd64}
 kver=$abi-arm64
+cloud_kver=$abi-cloud-arm64
 kernel_packages="linux-image-$kver linux-headers-$kver linux-headers-$abi-common"
+kernel_packages="$kernel_packages linux-image-$cloud_kver linux-headers-$cloud_kver"
 kernel_packages="$kernel_packages $(suite_kbuild_package "$suite" "$abi")"
 # What the guests use (mkroot.sh's list, root-warm.sh's ccache and python3),
 # and what the kernel packages depend on.
@@ -195,12 +198,14 @@ mkdir "$done"
 debugfs -R "rdump / $done" "$img" >"$log.rdump.log" 2>&1
 rm -f "$img"
 rmdir "$done/lost+found"
-if ! [ -f "$done/boot/vmlinuz-$kver" ] || ! [ -d "$done/usr/src/linux-headers-$kver" ]; then
-	echo "mkroot: the root has no kernel $kver or its headers after the second stage" >&2
-	exit 1
-fi
+for k in "$kver" "$cloud_kver"; do
+	if ! [ -f "$done/boot/vmlinuz-$k" ] || ! [ -d "$done/usr/src/linux-headers-$k" ]; then
+		echo "mkroot: the root has no kernel $k or its headers after the second stage" >&2
+		exit 1
+	fi
+done
 rm -rf --one-file-system "$root" "$tmp"
 rm "$done/.clusterswap-stage1"
 mv "$done" "$root"
 echo "$recipe" >"$stamp"
-echo "mkroot: $target ready: kernel $kver"
+echo "mkroot: $target ready: kernels $kver and $cloud_kver"

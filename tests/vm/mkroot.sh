@@ -4,7 +4,8 @@
 #   mkroot.sh trixie|bookworm|bookworm-612   (or a target booting one of
 #                                             them: trixie-cloud, ...)
 #   mkroot.sh trixie-arm64|bookworm-arm64    an arm64 target's own root
-#                                             (mkroot-arm64.sh)
+#                                             (mkroot-arm64.sh; or its
+#                                             cloud target's: trixie-arm64-cloud)
 #
 # The root lives outside the repository, in $CLUSTERSWAP_CACHE/roots/ROOT
 # (default ~/.cache/clusterswap). It holds the target's kernel images and

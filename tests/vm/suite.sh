@@ -5,9 +5,10 @@
 #   suite.sh TARGET TEST...
 #
 # TARGET is one of targets.sh's (trixie, bookworm, bookworm-612,
-# trixie-cloud, bookworm-cloud, trixie-arm64, bookworm-arm64); results are
-# named by its label (6.12, 6.1, 6.12-deb12, 6.12-cloud, 6.1-cloud,
-# 6.12-arm64, 6.1-arm64).
+# trixie-cloud, bookworm-cloud, trixie-arm64, bookworm-arm64,
+# trixie-arm64-cloud, bookworm-arm64-cloud); results are named by its label
+# (6.12, 6.1, 6.12-deb12, 6.12-cloud, 6.1-cloud, 6.12-arm64, 6.1-arm64,
+# 6.12-cloud-arm64, 6.1-cloud-arm64).
 # SUITE_PREPARE_ONLY=1 and SUITE_SPECS=DIR: below.
 # SUITE_KVER names another kernel release to build for and boot (with
 # VM_KERNEL, VM_INITRD: see run-vm.sh); SUITE_DEBUG=1 says it is a debug

@@ -30,6 +30,11 @@
 #            linux-image-cloud-amd64: the kernel of Debian's own
 #            cloud images, trimmed (no 9p: its guests mount their
 #            root and /job over virtiofs, kernel_shares)
+#   trixie-arm64-cloud, bookworm-arm64-cloud
+#            the arm64 roots' second kernel,                         the arm64 cloud
+#            linux-image-cloud-arm64 of the same ABI (Debian's       smoke set
+#            arm64 cloud images), built for as the arm64 one
+#            and mounting its shares as the amd64 cloud one
 #
 # The full suite runs on trixie's 6.12, from the same kernel source as
 # bookworm-612's; what differs on Debian 12 is the compiler (what gcc
@@ -46,7 +51,9 @@ target_of() {
 	6.1-cloud) echo bookworm-cloud ;;
 	6.12-arm64) echo trixie-arm64 ;;
 	6.1-arm64) echo bookworm-arm64 ;;
-	*) echo "unknown kernel '$1' (known: 6.12 6.1 6.12-deb12 6.12-cloud 6.1-cloud 6.12-arm64 6.1-arm64)" >&2; return 1 ;;
+	6.12-cloud-arm64) echo trixie-arm64-cloud ;;
+	6.1-cloud-arm64) echo bookworm-arm64-cloud ;;
+	*) echo "unknown kernel '$1' (known: 6.12 6.1 6.12-deb12 6.12-cloud 6.1-cloud 6.12-arm64 6.1-arm64 6.12-cloud-arm64 6.1-cloud-arm64)" >&2; return 1 ;;
 	esac
 }
 
@@ -59,6 +66,7 @@ target_root() {
 # target_flavour TARGET: the Debian kernel flavour it boots.
 target_flavour() {
 	case $1 in
+	*-arm64-cloud) echo cloud-arm64 ;;
 	*-cloud) echo cloud-amd64 ;;
 	*-arm64) echo arm64 ;;
 	*) echo amd64 ;;
@@ -66,10 +74,10 @@ target_flavour() {
 }
 
 # target_arch ROOT: the Debian architecture of a root (or of the target
-# booting it).
+# booting it, or of a kernel release).
 target_arch() {
 	case $1 in
-	*-arm64) echo arm64 ;;
+	*-arm64 | *-arm64-cloud) echo arm64 ;;
 	*) echo amd64 ;;
 	esac
 }
@@ -81,7 +89,7 @@ target_arch() {
 # arm64 root boots (mkroot-arm64.sh).
 target_build_root() {
 	case $1 in
-	*-arm64) echo "${1%-arm64}" ;;
+	*-arm64 | *-arm64-cloud) echo "${1%%-arm64*}" ;;
 	*) target_root "$1" ;;
 	esac
 }
@@ -232,10 +240,10 @@ root_kernel() {
 
 # kernel_shares KVER: how its guest mounts the root and /job: 9p, or
 # virtiofs for a cloud kernel, which has no 9p (virtiofs is built into
-# 6.12's and a module of 6.1's).
+# 6.12's and a module of 6.1's, on both architectures).
 kernel_shares() {
 	case $1 in
-	*-cloud-amd64) echo virtiofs ;;
+	*-cloud-amd64 | *-cloud-arm64) echo virtiofs ;;
 	*) echo 9p ;;
 	esac
 }
@@ -245,6 +253,7 @@ kernel_shares() {
 target_label() {
 	case $1 in
 	bookworm-612) echo "$(echo "$2" | cut -d. -f1,2)-deb12" ;;
+	*-arm64-cloud) echo "$(echo "$2" | cut -d. -f1,2)-cloud-arm64" ;;
 	*-cloud) echo "$(echo "$2" | cut -d. -f1,2)-cloud" ;;
 	*-arm64) echo "$(echo "$2" | cut -d. -f1,2)-arm64" ;;
 	*) echo "$2" | cut -d. -f1,2 ;;
@@ -280,14 +289,22 @@ self_tests_pass resolved_symbols_match_the_symbol_table swapped_pages_verify
 switch_under_load_loses_nothing stock_final_free_never_races refuses_owned_hooks
 refuses_unknown_kernels misfound_swap_table_trips_at_swapon"
 
+# An arm64 cloud kernel's smoke set: the cloud set, with DKMS in the guest
+# in place of the install on the host, as on arm64, and the swap device
+# table's check (6.1's cloud-arm64 lists no variables in kallsyms either).
+SMOKE_TESTS_CLOUD_ARM64="dkms_in_the_guest_builds_the_module_the_tests_load loads_and_unloads_cleanly
+self_tests_pass resolved_symbols_match_the_symbol_table swapped_pages_verify refuses_owned_hooks
+refuses_unknown_kernels misfound_swap_table_trips_at_swapon"
+
 # target_tests TARGET ALL...: the tests it runs, of ALL.  An arm64 target
 # runs its smoke set in the default make check (CHECK_DEFAULT_KERNELS=1),
-# and all of ALL when KERNELS names it.
+# and all of ALL when KERNELS names it; a cloud target, its smoke set.
 target_tests() {
 	local target=$1 t smoke=
 	shift
 	case $target in
 	bookworm-612) smoke=$SMOKE_TESTS ;;
+	*-arm64-cloud) smoke=$SMOKE_TESTS_CLOUD_ARM64 ;;
 	*-cloud) smoke=$SMOKE_TESTS_CLOUD ;;
 	*-arm64) [ "${CHECK_DEFAULT_KERNELS:-0}" = 1 ] && smoke=$SMOKE_TESTS_ARM64 ;;
 	esac
