@@ -359,3 +359,31 @@ kprobes_off() {
 kprobe_hits() {
 	awk -v e="$1/$2" -v f="$2" '$1 == e || $1 == f {print $2}' /sys/kernel/tracing/kprobe_profile
 }
+
+# packaged_module_serves: the packaged module, loaded and switched on, swaps
+# pages out and back intact through zram, and the packaged clusterswap-top
+# shows the device; the module is then unloaded.
+packaged_module_serves() {
+	zram_swap 0 512M
+	memcg deb 64
+	in_memcg deb $BIN/verifier -t 2 -m 128 -p 2 -s 61
+	verifier_ok $? "with the packaged module"
+	cs_check_ok "the packaged module"
+	clusterswap-top --once -d 0.5 >/tmp/top.txt 2>&1 || fail "the packaged clusterswap-top: $(cat /tmp/top.txt)"
+	grep -q " /dev/zram0 " /tmp/top.txt || fail "the packaged clusterswap-top does not show zram0: $(cat /tmp/top.txt)"
+	note "packaged $(command -v clusterswap-top) shows zram0"
+	modprobe -r clusterswap || fail "modprobe -r clusterswap"
+}
+
+# packaged_purge_leaves_nothing: "apt purge" removes the package and leaves
+# none of its files, and no module, behind.
+packaged_purge_leaves_nothing() {
+	DEBIAN_FRONTEND=noninteractive apt-get purge -y -q clusterswap-dkms >/tmp/apt.log 2>&1 ||
+		{ tail -n 40 /tmp/apt.log; fail "apt purge"; }
+	_left=$(ls -d /usr/src/clusterswap-* /var/lib/dkms/clusterswap /usr/share/doc/clusterswap-dkms \
+		/usr/sbin/clusterswap-top 2>/dev/null;
+		find /lib/modules -name 'clusterswap.ko*')
+	[ -z "$_left" ] || fail "apt purge left: $_left"
+	dpkg -s clusterswap-dkms >/dev/null 2>&1 && fail "dpkg still knows clusterswap-dkms after purge"
+	note "purged: nothing left"
+}

@@ -42,23 +42,6 @@ test_deb_package_installs_in_the_guest_and_purges() {
 	fi
 	modprobe clusterswap $ARCH_OPT || fail "modprobe clusterswap $ARCH_OPT"
 	cs_set 1
-	zram_swap 0 512M
-	memcg deb 64
-	in_memcg deb $BIN/verifier -t 2 -m 128 -p 2 -s 61
-	verifier_ok $? "with the packaged module"
-	cs_check_ok "the packaged module"
-	clusterswap-top --once -d 0.5 >/tmp/top.txt 2>&1 || fail "the packaged clusterswap-top: $(cat /tmp/top.txt)"
-	grep -q " /dev/zram0 " /tmp/top.txt || fail "the packaged clusterswap-top does not show zram0: $(cat /tmp/top.txt)"
-	note "packaged $(command -v clusterswap-top) shows zram0"
-	swap_clear
-	modprobe -r clusterswap || fail "modprobe -r clusterswap"
-
-	DEBIAN_FRONTEND=noninteractive apt-get purge -y -q clusterswap-dkms >/tmp/apt.log 2>&1 ||
-		{ tail -n 40 /tmp/apt.log; fail "apt purge"; }
-	left=$(ls -d /usr/src/clusterswap-* /var/lib/dkms/clusterswap /usr/share/doc/clusterswap-dkms \
-		/usr/sbin/clusterswap-top 2>/dev/null;
-		find /lib/modules -name 'clusterswap.ko*')
-	[ -z "$left" ] || fail "apt purge left: $left"
-	dpkg -s clusterswap-dkms >/dev/null 2>&1 && fail "dpkg still knows clusterswap-dkms after purge"
-	note "purged: nothing left"
+	packaged_module_serves
+	packaged_purge_leaves_nothing
 }
