@@ -8,8 +8,10 @@
 # it; with it, it switches on, swaps pages out and back intact through zram,
 # and the packaged clusterswap-top shows the device; "apt purge" removes it
 # and leaves nothing behind.
-# Took 493 s on 6.12 arm64 with a warm compiler cache (2026-12-02, apt
-# install 443 s): the limit leaves room for a cold one, as the DKMS test's.
+# Budget: 225 and 232 s on 6.12 arm64 (2026-12-02, apt install 174 s,
+# compiler cache warm); the first run that hour, its cache colder, 493 s
+# (apt install 443 s): the limit is 3.7x that, room for a cold cache as the
+# DKMS test's.
 TIMEOUT_deb_package_installs_in_the_guest_and_purges=1800
 BOOT_deb_package_installs_in_the_guest_and_purges=own
 NEEDS_deb_package_installs_in_the_guest_and_purges=built_for_guest
@@ -23,7 +25,8 @@ test_deb_package_installs_in_the_guest_and_purges() {
 		[ "$b" = /lib/modules/"$kver"/build ] || rm -f "$b"
 	done
 	sh "$BIN"/trim-modules.sh /lib/modules/"$kver"/kernel || fail "trim-modules.sh"
-	# apt takes a local package by an absolute path it can read as _apt.
+	# apt installs a local package named by its path: a copy in /tmp, off
+	# the read-only /job.
 	cp /job/clusterswap-dkms_*.deb /tmp/ || fail "no package in /job"
 	deb=$(ls /tmp/clusterswap-dkms_*.deb)
 	start=$(date +%s)
