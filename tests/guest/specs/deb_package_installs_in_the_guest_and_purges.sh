@@ -25,8 +25,8 @@ test_deb_package_installs_in_the_guest_and_purges() {
 		[ "$b" = /lib/modules/"$kver"/build ] || rm -f "$b"
 	done
 	sh "$BIN"/trim-modules.sh /lib/modules/"$kver"/kernel || fail "trim-modules.sh"
-	# apt installs a local package named by its path: a copy in /tmp, off
-	# the read-only /job.
+	# apt installs a local package named by its path (a copy in /tmp: from
+	# /job, with --no-download, apt refused it as "not absolute").
 	cp /job/clusterswap-dkms_*.deb /tmp/ || fail "no package in /job"
 	deb=$(ls /tmp/clusterswap-dkms_*.deb)
 	start=$(date +%s)
