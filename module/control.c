@@ -11,7 +11,8 @@
  *                (include/clusterswap/trip.h); readable by anyone.  While it
  *                is set, switching on is refused with -EBUSY; root clears it
  *                by writing 0 (anything else: -EINVAL), which does not
- *                switch on by itself.
+ *                switch on by itself.  A table of devices rejected at a
+ *                swapon (module/swapdev.c) refuses it until reload.
  *   version      the module version.
  *   kernel       the running kernel release and the line it was recognised as.
  *   stats/       the allocator's main counters, one per file, readable by
@@ -29,6 +30,7 @@
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
 #include <clusterswap/selftest.h>
+#include <clusterswap/swapdev.h>
 #include <clusterswap/trace.h>
 #include <clusterswap/trip.h>
 
@@ -80,8 +82,11 @@ CS_VISIBLE_IF_SELFTEST int cs_parse_switch(const char *buf, size_t count, bool *
 static int cs_switch(bool on)
 {
 	mutex_lock(&cs_switch_lock);
-	/* Under the lock: a trip's switch-off cannot come between test and on. */
-	if (on && cs_tripped()) {
+	/*
+	 * Under the lock: a trip's switch-off cannot come between test and on.
+	 * A rejected table of devices stays rejected, trip cleared or not.
+	 */
+	if (on && (cs_tripped() || cs_swapdev_rejected())) {
 		mutex_unlock(&cs_switch_lock);
 		return -EBUSY;
 	}

@@ -18,6 +18,7 @@
 #include <clusterswap/arch.h>
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
+#include <clusterswap/swapdev.h>
 #include <clusterswap/tail_calls.h>
 #include <clusterswap/warn.h>
 
@@ -48,8 +49,9 @@ static const struct cs_hook *cs_hook_at(const struct cs_hook *hooks,
  * kernel functions only through the gate, so such a call returns to
  * cs_gate_return; and the gate enters the functions redirected here after
  * their call site (cs_sym_call_past_ftrace()), so this test is only a guard.
- * Otherwise, while enabled, send the call to the replacement, which returns
- * straight to the original caller.
+ * Otherwise, while enabled and once the table of devices is proven
+ * (cs_swapdev_proven(): until then the module serves no call), send the call
+ * to the replacement, which returns straight to the original caller.
  *
  * ftrace calls this directly from the trampoline, preemptible (the ops has no
  * FTRACE_OPS_FL_RECURSION: nothing here can re-enter a redirected function).
@@ -72,9 +74,10 @@ static void notrace cs_redirect_cb(unsigned long ip, unsigned long parent_ip,
 	/*
 	 * Read again inside the section: see cs_hooks_wait_calls().  Acquire:
 	 * the replacement then sees the state the switch handed it
-	 * (cs_hooks_serve()), such as the per-CPU cursors a hand-back cleared.
+	 * (cs_hooks_serve()), such as the per-CPU cursors a hand-back cleared,
+	 * and the table of devices the proof set.
 	 */
-	if (smp_load_acquire(&cs_serving)) {
+	if (smp_load_acquire(&cs_serving) && cs_swapdev_proven()) {
 		/* Counted until the replacement returns (cs_hook_exit()). */
 		this_cpu_inc(cs_hooks_inflight);
 		cs_ftrace_set_ip(fregs, (unsigned long)hook->replacement);
@@ -97,7 +100,11 @@ static void notrace cs_observe_cb(unsigned long ip, unsigned long parent_ip,
 	 * disable_swap_slots_cache_lock(), through the gate, which enters a
 	 * function it does not redirect at its ftrace site) is not.
 	 */
-	if (parent_ip != (unsigned long)cs_gate_return)
+	if (parent_ip == (unsigned long)cs_gate_return)
+		return;
+	if (hook->before)
+		hook->before();
+	else
 		schedule_work(cs_devices_changed_work);
 }
 

@@ -25,20 +25,13 @@
 
 /*
  * A swap device came or went: the hooks observe swapon and swapoff steps and
- * queue this.  First the table of devices is checked: one that is not the
- * kernel's trips the module (cs_swapdev_check_table()), and nothing more is
- * done with it here.  Then the kernel line hands back what CPUs hold on
- * devices leaving service (swapoff waits for it through inuse_pages), and
- * debugfs follows the devices in use.
+ * queue this.  The kernel line hands back what CPUs hold on devices leaving
+ * service (swapoff waits for it through inuse_pages), and debugfs follows the
+ * devices in use.  (The table of devices is checked earlier, synchronously,
+ * before a swapon puts its device in service: cs_swapdev_before_swapon().)
  */
 static void cs_devices_changed(struct work_struct *work)
 {
-	const char *why = cs_swapdev_check_table();
-
-	if (why) {
-		cs_trip("swap_info: %s", why);
-		return;
-	}
 	cs_line_devices_changed();
 	cs_debugfs_sync_devices();
 }
@@ -59,7 +52,9 @@ static int __init clusterswap_init(void)
 	err = cs_selftest();
 	if (err)
 		goto out_trip;
-	cs_swapdev_init();
+	err = cs_swapdev_init();
+	if (err)
+		goto out_trip;
 	cs_credit_init();
 	err = cs_sym_refuse_later_code();
 	if (err)

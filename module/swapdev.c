@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Finding the kernel's swap devices: swap_info[] and swap_avail_lock are
- * private to mm/swapfile.c and resolved at load (symbols.c).
+ * private to mm/swapfile.c and resolved at load (symbols.c); the table found
+ * for swap_info[] is read only once proven.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/moduleparam.h>
 #include <linux/swap.h>
 #include <linux/percpu-refcount.h>
@@ -10,48 +13,60 @@
 
 #include <clusterswap/swapdev.h>
 #include <clusterswap/symbols.h>
+#include <clusterswap/trip.h>
+#include <clusterswap/warn.h>
 
-/* mm/swapfile.c's swap_info[], resolved at load: see cs_swap_device(). */
-struct swap_info_struct **cs_swap_info_table __ro_after_init;
+/* What the module reads while the table found at load is not proven. */
+static struct swap_info_struct *cs_no_swap_devices[MAX_SWAPFILES];
 
-/**
- * cs_swapdev_init() - Find the kernel's table of swap devices.
- *
- * Context: module init, after cs_sym_resolve_all().
+/*
+ * The table cs_swap_device() reads: cs_no_swap_devices, until the table
+ * found at load for mm/swapfile.c's swap_info[] is proven; then that table,
+ * for good.  Set under cs_table_lock, read locklessly.
  */
-void __init cs_swapdev_init(void)
-{
-	cs_swap_info_table = cs_sym_data(CS_SYM_swap_info);
-}
+struct swap_info_struct **cs_swap_info_table = cs_no_swap_devices;
+
+/* swap_info[] as found at load (symbols.c): by name, or on 6.1 from code. */
+static struct swap_info_struct **cs_swap_info_found __ro_after_init;
+
+/*
+ * Whether the table found is proven, rejected, or neither yet
+ * (CS_TABLE_UNPROVEN); it leaves CS_TABLE_UNPROVEN once, under
+ * cs_table_lock.  Raw: the swapon check runs in an ftrace callback.
+ */
+int cs_table_state = CS_TABLE_UNPROVEN;
+static DEFINE_RAW_SPINLOCK(cs_table_lock);
 
 /*
  * For tests only: check the table one entry on from where it was found, as
- * if it had been found a word off, to prove that a wrong table trips the
- * module.  Only the check reads it so; not visible in sysfs.
+ * if it had been found a word off, to prove that a wrong table is never
+ * served from.  Only the check reads it so; not visible in sysfs.
  */
 static bool assume_swap_info_skew;
 module_param(assume_swap_info_skew, bool, 0);
 MODULE_PARM_DESC(assume_swap_info_skew, "test only: check swap_info one entry off");
 
+/* What cs_swapdev_check_table() says of a table with no device in it. */
+static const char cs_table_empty[] = "no device in it";
+
 /**
- * cs_swapdev_check_table() - Why the table found for swap_info[] is not it.
+ * cs_swapdev_check_table() - Why a table found for swap_info[] is not it.
+ * @found: the table.
  *
- * A swapon or swapoff step runs after alloc_swap_info(), so from the first
- * one on the kernel's table holds devices 0 to n - 1 and NULL after them
- * (alloc_swap_info() reuses a free device before it adds one, and no entry
- * goes back to NULL), each device's ->type its index (set before the
- * device is published), and where the line can ask the kernel
- * (cs_line_swap_info_agrees()), each entry what the kernel returns for its
- * type.  A table found from code (cs_line_find_data()) was checked at load
- * while it may have been all NULL, which proves little: this checks it
- * again once it holds a device.
- * Context: process context, after an observed swapon or swapoff step.
- * Return: NULL, or why the table cannot be swap_info[].
+ * Once a swapon has allocated a device (alloc_swap_info()), the kernel's
+ * table holds devices 0 to n - 1 and NULL after them (alloc_swap_info()
+ * reuses a free device before it adds one, and no entry goes back to NULL),
+ * each device's ->type its index (set before the device is published), and
+ * where the line can ask the kernel (cs_line_swap_info_agrees()), each
+ * entry what the kernel returns for its type.  A table that holds no device
+ * yet proves nothing, which cs_table_empty says.
+ * Context: process context, or an ftrace callback; never sleeps.
+ * Return: NULL, or why @found cannot be swap_info[] (or is not proven).
  */
-const char *cs_swapdev_check_table(void)
+static const char *cs_swapdev_check_table(struct swap_info_struct **found)
 {
 	unsigned int skew = assume_swap_info_skew ? 1 : 0;
-	struct swap_info_struct **table = cs_swap_info_table + skew;
+	struct swap_info_struct **table = found + skew;
 	struct swap_info_struct *si;
 	typeof(si->type) si_type;
 	unsigned int type, nr = 0;
@@ -69,10 +84,98 @@ const char *cs_swapdev_check_table(void)
 		nr++;
 	}
 	if (!nr)
-		return "no device in it after a swapon";
+		return cs_table_empty;
 	if (!cs_line_swap_info_agrees((unsigned long)table))
 		return "an entry is not the device the kernel gives for its type";
 	return NULL;
+}
+
+/*
+ * From here on the module reads the table found, and serves calls.
+ * Context: cs_table_lock held, the table unproven.
+ */
+static void cs_swapdev_prove(void)
+{
+	lockdep_assert_held(&cs_table_lock);
+	WRITE_ONCE(cs_swap_info_table, cs_swap_info_found);
+	/* Release: a call the redirect lets through reads the table set here. */
+	smp_store_release(&cs_table_state, CS_TABLE_PROVEN);
+}
+
+/**
+ * cs_swapdev_init() - Find the kernel's table of swap devices, and check it.
+ *
+ * A table that holds a device and passes the check is proven at once.  One
+ * with no device in it proves nothing: no device was ever swapped on since
+ * boot (on 6.1 the check asks the kernel for every type), and the module
+ * serves no call until the first swapon proves the table
+ * (cs_swapdev_before_swapon()).
+ * Context: module init, after cs_sym_resolve_all(): the check may call the
+ * kernel.
+ * Return: 0, or -ENOENT after naming why the table found is not swap_info[].
+ */
+int __init cs_swapdev_init(void)
+{
+	const char *why;
+
+	cs_swap_info_found = cs_sym_data(CS_SYM_swap_info);
+	why = cs_swapdev_check_table(cs_swap_info_found);
+	if (why && why != cs_table_empty) {
+		pr_err("the table found for swap_info is not the kernel's: %s; refusing to load\n",
+		       why);
+		return -ENOENT;
+	}
+	raw_spin_lock_irq(&cs_table_lock);
+	if (!why)
+		cs_swapdev_prove();
+	raw_spin_unlock_irq(&cs_table_lock);
+	if (why)
+		pr_info("no swap device yet: serving from the first swapon, once it proves the table of devices\n");
+	return 0;
+}
+
+/**
+ * cs_swapdev_before_swapon() - A swapon is about to put a device in service.
+ *
+ * Runs as swapon calls init_swap_address_space(), its last step before
+ * enable_swap_info() makes the new device writable and lists it as
+ * available; alloc_swap_info() put the device in the table before.  An
+ * unproven table is checked here, before any slot of the device can be
+ * allocated: proven, the module serves from the next call on; not the
+ * kernel's, the module never reads it and trips to stock.  Nothing is lost
+ * either way: while the table was unproven the module served no call, so it
+ * holds nothing, and no device was in service (none at load, and every
+ * swapon since came here first).
+ * Context: the ftrace callback of init_swap_address_space(), in swapon's
+ * process context, maybe with preemption off; never sleeps.
+ */
+void cs_swapdev_before_swapon(void)
+{
+	const char *why = cs_swapdev_check_table(cs_swap_info_found);
+	unsigned long flags;
+	int state;
+
+	raw_spin_lock_irqsave(&cs_table_lock, flags);
+	state = cs_table_state;
+	if (state == CS_TABLE_UNPROVEN) {
+		if (why)
+			WRITE_ONCE(cs_table_state, CS_TABLE_REJECTED);
+		else
+			cs_swapdev_prove();
+	}
+	raw_spin_unlock_irqrestore(&cs_table_lock, flags);
+
+	if (state == CS_TABLE_UNPROVEN && why)
+		cs_trip("swap_info: %s (found at a swapon, before the device served)", why);
+	/* A proven table's address is fixed: once it held the devices it always does. */
+	if (state == CS_TABLE_PROVEN)
+		cs_warn_once(why, "swap_info: %s, after it held the devices\n", why);
+}
+
+/* Whether the table found for swap_info[] was rejected: the module never serves. */
+bool cs_swapdev_rejected(void)
+{
+	return READ_ONCE(cs_table_state) == CS_TABLE_REJECTED;
 }
 
 /**

@@ -37,6 +37,7 @@ static const char * const cs_sym_names[CS_SYM_ARCH_FIRST] = {
 	[CS_SYM_get_swap_page_of_type] = "get_swap_page_of_type",
 	[CS_SYM_disable_swap_slots_cache_lock] = "disable_swap_slots_cache_lock",
 	[CS_SYM_enable_swap_slots_cache] = "enable_swap_slots_cache",
+	[CS_SYM_init_swap_address_space] = "init_swap_address_space",
 	[CS_SYM_swap_info] = "swap_info",
 	[CS_SYM_swap_avail_lock] = "swap_avail_lock",
 };

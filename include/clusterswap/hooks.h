@@ -5,7 +5,8 @@
  * One ftrace_ops with IPMODIFY sends the hot entry points (the "redirects")
  * to replacement functions in this module; a second, plain ftrace_ops counts
  * the events the module must react to (the "observers": swapoff start,
- * swapon end, swapoff teardown).  A replacement may call the original through
+ * swapon end, swapoff teardown) and runs the check a swapon needs before its
+ * device enters service.  A replacement may call the original through
  * cs_sym_call(): the ftrace callback lets calls whose return address is in
  * this module through untouched.
  *
@@ -22,6 +23,11 @@ struct cs_hook {
 	enum cs_sym target;
 	/* Module function that replaces @target; NULL for an observer. */
 	void *replacement;
+	/*
+	 * An observer's step, run in @target's caller before @target; NULL
+	 * queues the work that follows swap devices in and out instead.
+	 */
+	void (*before)(void);
 	/* The ftrace call site inside @target, found at load. */
 	unsigned long fentry;
 };

@@ -26,8 +26,30 @@
 #endif
 
 extern struct swap_info_struct **cs_swap_info_table;
-void cs_swapdev_init(void);
-const char *cs_swapdev_check_table(void);
+int cs_swapdev_init(void);
+void cs_swapdev_before_swapon(void);
+bool cs_swapdev_rejected(void);
+
+/* Where the table found for swap_info[] stands (module/swapdev.c). */
+enum cs_table_state {
+	CS_TABLE_UNPROVEN,	/* no device in it yet: read as empty, no call served */
+	CS_TABLE_PROVEN,	/* checked while it held a device: read and served */
+	CS_TABLE_REJECTED,	/* not the kernel's: never read, never served */
+};
+
+extern int cs_table_state;
+
+/**
+ * cs_swapdev_proven() - Whether the module may serve calls: the table of
+ * devices it reads is the kernel's.
+ *
+ * Context: any.
+ */
+static inline bool cs_swapdev_proven(void)
+{
+	/* Pairs with cs_swapdev_prove(): a call let through reads its table. */
+	return smp_load_acquire(&cs_table_state) == CS_TABLE_PROVEN;
+}
 
 /**
  * cs_swap_device() - The swap_info_struct of a swap type, if ever allocated.
@@ -42,7 +64,7 @@ static inline struct swap_info_struct *cs_swap_device(unsigned int type)
 	if (type >= MAX_SWAPFILES)
 		return NULL;
 	/* As swap_type_to_swap_info(): the entry is published with a barrier. */
-	return READ_ONCE(cs_swap_info_table[type]);
+	return READ_ONCE(READ_ONCE(cs_swap_info_table)[type]);
 }
 
 struct swap_info_struct *cs_next_swap_device(unsigned int *type);

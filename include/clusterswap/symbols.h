@@ -39,6 +39,7 @@ enum cs_sym {
 	CS_SYM_get_swap_page_of_type,
 	CS_SYM_disable_swap_slots_cache_lock,
 	CS_SYM_enable_swap_slots_cache,
+	CS_SYM_init_swap_address_space,
 	CS_SYM_swap_info,
 	CS_SYM_swap_avail_lock,
 	/*

@@ -18,6 +18,7 @@
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
 #include <clusterswap/passthrough.h>
+#include <clusterswap/swapdev.h>
 
 struct cs_hook cs_redirects[] = {
 	{ CS_SYM_folio_alloc_swap, CS_REPLACEMENT(folio_alloc_swap) },
@@ -32,6 +33,8 @@ const unsigned int cs_nr_redirects = ARRAY_SIZE(cs_redirects);
 /*
  * disable_swap_slots_cache_lock: swapoff, right after SWP_WRITEOK is cleared.
  * enable_swap_slots_cache: the end of a successful swapon.
+ * init_swap_address_space: swapon's last step before the device enters
+ * service, where the table of devices is checked (cs_swapdev_before_swapon()).
  * swap_cgroup_swapoff: swapoff teardown, after the device is detached (also
  * a failed swapon).  Not __frontswap_invalidate_area(), which runs only when
  * a frontswap backend registered.
@@ -40,6 +43,7 @@ struct cs_hook cs_observers[] = {
 	{ CS_SYM_disable_swap_slots_cache_lock },
 	{ CS_SYM_enable_swap_slots_cache },
 	{ CS_SYM_swap_cgroup_swapoff },
+	{ .target = CS_SYM_init_swap_address_space, .before = cs_swapdev_before_swapon },
 };
 
 const unsigned int cs_nr_observers = ARRAY_SIZE(cs_observers);

@@ -141,8 +141,9 @@ bool cs_line_swap_info_agrees(unsigned long table)
  * get_swap_device()'s inlined copy of it must index from too (an offset
  * folded into the index would have to be folded alike in both), then
  * checked against what swp_swap_info() itself returns for every type: here,
- * and again at every swapon and swapoff step (cs_swapdev_check_table()),
- * since while no device was ever swapped on every entry is NULL.
+ * and again at load and before each swapon's device enters service
+ * (module/swapdev.c), since while no device was ever swapped on every entry
+ * is NULL.
  */
 static unsigned long cs_find_swap_info(void)
 {

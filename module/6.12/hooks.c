@@ -15,6 +15,7 @@
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
 #include <clusterswap/passthrough.h>
+#include <clusterswap/swapdev.h>
 
 struct cs_hook cs_redirects[] = {
 	{ CS_SYM_folio_alloc_swap, CS_REPLACEMENT(folio_alloc_swap) },
@@ -35,6 +36,8 @@ const unsigned int cs_nr_redirects = ARRAY_SIZE(cs_redirects);
 /*
  * disable_swap_slots_cache_lock: swapoff, right after SWP_WRITEOK is cleared.
  * enable_swap_slots_cache: the end of a successful swapon.
+ * init_swap_address_space: swapon's last step before the device enters
+ * service, where the table of devices is checked (cs_swapdev_before_swapon()).
  * swap_cgroup_swapoff: swapoff teardown, after the device is detached (also
  * a failed swapon).  Not zswap_swapoff(), which a kernel without zswap
  * (Debian's cloud flavour) has only as an empty inline.
@@ -43,6 +46,7 @@ struct cs_hook cs_observers[] = {
 	{ CS_SYM_disable_swap_slots_cache_lock },
 	{ CS_SYM_enable_swap_slots_cache },
 	{ CS_SYM_swap_cgroup_swapoff },
+	{ .target = CS_SYM_init_swap_address_space, .before = cs_swapdev_before_swapon },
 };
 
 const unsigned int cs_nr_observers = ARRAY_SIZE(cs_observers);
