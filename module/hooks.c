@@ -102,8 +102,13 @@ static void notrace cs_observe_cb(unsigned long ip, unsigned long parent_ip,
 	 */
 	if (parent_ip == (unsigned long)cs_gate_return)
 		return;
-	if (hook->before)
-		hook->before();
+	/*
+	 * swapon's last step before its device enters service: the table of
+	 * devices is checked now, in swapon's context.  Every other step
+	 * queues the work that follows devices in and out.
+	 */
+	if (hook->target == CS_SYM_init_swap_address_space)
+		cs_swapdev_before_swapon();
 	else
 		schedule_work(cs_devices_changed_work);
 }

@@ -23,11 +23,6 @@ struct cs_hook {
 	enum cs_sym target;
 	/* Module function that replaces @target; NULL for an observer. */
 	void *replacement;
-	/*
-	 * An observer's step, run in @target's caller before @target; NULL
-	 * queues the work that follows swap devices in and out instead.
-	 */
-	void (*before)(void);
 	/* The ftrace call site inside @target, found at load. */
 	unsigned long fentry;
 };

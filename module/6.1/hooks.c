@@ -18,7 +18,6 @@
 #include <clusterswap/hooks.h>
 #include <clusterswap/line.h>
 #include <clusterswap/passthrough.h>
-#include <clusterswap/swapdev.h>
 
 struct cs_hook cs_redirects[] = {
 	{ CS_SYM_folio_alloc_swap, CS_REPLACEMENT(folio_alloc_swap) },
@@ -43,7 +42,7 @@ struct cs_hook cs_observers[] = {
 	{ CS_SYM_disable_swap_slots_cache_lock },
 	{ CS_SYM_enable_swap_slots_cache },
 	{ CS_SYM_swap_cgroup_swapoff },
-	{ .target = CS_SYM_init_swap_address_space, .before = cs_swapdev_before_swapon },
+	{ CS_SYM_init_swap_address_space },
 };
 
 const unsigned int cs_nr_observers = ARRAY_SIZE(cs_observers);
