@@ -3,7 +3,8 @@
  * /sys/kernel/debug/clusterswap: read-only views (mode 0444, no ioctl), so
  * they stay readable under kernel lockdown.
  *
- *   stats                     "enabled <0|1>", the allocator's counters
+ *   stats                     "enabled <0|1>", "swap_table <unproven|proven|
+ *                             rejected>" (swapdev.c), the allocator's counters
  *                             (6.12/stats.c), then "calls.<function> <count>"
  *                             for every redirected and observed function
  *   percpu                    each CPU's clusters, filled clusters, credit
@@ -51,6 +52,7 @@ static int stats_show(struct seq_file *m, void *v)
 {
 	seq_printf(m, "enabled %d\n", cs_hooks_serving());
 	seq_printf(m, "credit_batch %u\n", cs_credit_batch);
+	seq_printf(m, "swap_table %s\n", cs_swapdev_table_state());
 	cs_line_show_stats(m);
 	cs_show_calls(m, cs_redirects, cs_nr_redirects);
 	cs_show_calls(m, cs_observers, cs_nr_observers);

@@ -52,9 +52,7 @@ static int __init clusterswap_init(void)
 	err = cs_selftest();
 	if (err)
 		goto out_trip;
-	err = cs_swapdev_init();
-	if (err)
-		goto out_trip;
+	cs_swapdev_init();
 	cs_credit_init();
 	err = cs_sym_refuse_later_code();
 	if (err)
@@ -67,11 +65,17 @@ static int __init clusterswap_init(void)
 	err = cs_hooks_register(&cs_devices_work);
 	if (err)
 		goto out_sysfs;
+	err = cs_swapdev_check_at_load();
+	if (err)
+		goto out_hooks;
 
 	pr_info("loaded on %s (%s line)\n", cs_kernel_release(), CS_KERNEL_LINE_NAME);
 	cs_apply_load_options();
 	return 0;
 
+out_hooks:
+	cs_hooks_unregister();
+	flush_work(&cs_devices_work);
 out_sysfs:
 	cs_sysfs_exit();
 out_debugfs:

@@ -54,11 +54,15 @@ static const char cs_table_empty[] = "no device in it";
  * @found: the table.
  *
  * Once a swapon has allocated a device (alloc_swap_info()), the kernel's
- * table holds devices 0 to n - 1 and NULL after them (alloc_swap_info()
- * reuses a free device before it adds one, and no entry goes back to NULL),
- * each device's ->type its index (set before the device is published), and
- * where the line can ask the kernel (cs_line_swap_info_agrees()), each
- * entry what the kernel returns for its type.  A table that holds no device
+ * table holds devices 0 to n - 1 and NULL after them, each device's ->type
+ * its index, and where the line can ask the kernel
+ * (cs_line_swap_info_agrees()), each entry what the kernel returns for its
+ * type.  alloc_swap_info() reuses a free device before it adds one, sets
+ * ->type, and publishes a new one with a release at index nr_swapfiles,
+ * under swap_lock; no entry goes back to NULL.  So the table is read from
+ * the top down, each entry with an acquire: once one is seen, every entry
+ * below it was published before it, and a swapon running beside the check
+ * cannot make the kernel's table look gapped.  A table that holds no device
  * yet proves nothing, which cs_table_empty says.
  * Context: process context, or an ftrace callback; never sleeps.
  * Return: NULL, or why @found cannot be swap_info[] (or is not proven).
@@ -69,21 +73,24 @@ static const char *cs_swapdev_check_table(struct swap_info_struct **found)
 	struct swap_info_struct **table = found + skew;
 	struct swap_info_struct *si;
 	typeof(si->type) si_type;
-	unsigned int type, nr = 0;
+	unsigned int type = MAX_SWAPFILES - skew;
+	bool seen = false;
 
-	for (type = 0; type < MAX_SWAPFILES - skew; type++) {
-		si = READ_ONCE(table[type]);
-		if (!si)
+	while (type--) {
+		/* Pairs with alloc_swap_info()'s smp_store_release(). */
+		si = smp_load_acquire(&table[type]);
+		if (!si) {
+			if (seen)
+				return "a device after an empty entry";
 			continue;
-		if (nr != type)
-			return "a device after an empty entry";
+		}
+		seen = true;
 		if (copy_from_kernel_nofault(&si_type, &si->type, sizeof(si_type)))
 			return "an entry points at no device";
 		if (si_type != type)
 			return "an entry's device is of another type";
-		nr++;
 	}
-	if (!nr)
+	if (!seen)
 		return cs_table_empty;
 	if (!cs_line_swap_info_agrees((unsigned long)table))
 		return "an entry is not the device the kernel gives for its type";
@@ -103,35 +110,60 @@ static void cs_swapdev_prove(void)
 }
 
 /**
- * cs_swapdev_init() - Find the kernel's table of swap devices, and check it.
+ * cs_swapdev_init() - Take the table found for swap_info[] (symbols.c).
+ *
+ * Context: module init, after cs_sym_resolve_all().
+ */
+void __init cs_swapdev_init(void)
+{
+	cs_swap_info_found = cs_sym_data(CS_SYM_swap_info);
+}
+
+/**
+ * cs_swapdev_check_at_load() - Check the table found, once swapons are observed.
  *
  * A table that holds a device and passes the check is proven at once.  One
  * with no device in it proves nothing: no device was ever swapped on since
  * boot (on 6.1 the check asks the kernel for every type), and the module
- * serves no call until the first swapon proves the table
- * (cs_swapdev_before_swapon()).
- * Context: module init, after cs_sym_resolve_all(): the check may call the
- * kernel.
+ * serves no call until a swapon proves the table
+ * (cs_swapdev_before_swapon()).  After the hooks are in: a swapon that
+ * reached init_swap_address_space() before the observer did published its
+ * device before the text was patched, so this sees it; any later one is
+ * observed.  A swapon's check may have decided first.
+ * Context: module init, after cs_hooks_register(), before the switch can
+ * go on: the check may call the kernel.
  * Return: 0, or -ENOENT after naming why the table found is not swap_info[].
  */
-int __init cs_swapdev_init(void)
+int __init cs_swapdev_check_at_load(void)
 {
-	const char *why;
+	const char *why = cs_swapdev_check_table(cs_swap_info_found);
+	bool unproven;
 
-	cs_swap_info_found = cs_sym_data(CS_SYM_swap_info);
-	why = cs_swapdev_check_table(cs_swap_info_found);
 	if (why && why != cs_table_empty) {
 		pr_err("the table found for swap_info is not the kernel's: %s; refusing to load\n",
 		       why);
 		return -ENOENT;
 	}
 	raw_spin_lock_irq(&cs_table_lock);
-	if (!why)
+	if (!why && cs_table_state == CS_TABLE_UNPROVEN)
 		cs_swapdev_prove();
+	unproven = cs_table_state == CS_TABLE_UNPROVEN;
 	raw_spin_unlock_irq(&cs_table_lock);
-	if (why)
+	if (unproven)
 		pr_info("no swap device yet: serving from the first swapon, once it proves the table of devices\n");
 	return 0;
+}
+
+static const char * const cs_table_state_names[] = {
+	[CS_TABLE_UNPROVEN] = "unproven",
+	[CS_TABLE_PROVEN] = "proven",
+	[CS_TABLE_REJECTED] = "rejected",
+};
+
+/* For debugfs stats: what the table of devices stands as. */
+const char *cs_swapdev_table_state(void)
+{
+	return cs_table_state_names[READ_ONCE(cs_table_state)];
 }
 
 /**

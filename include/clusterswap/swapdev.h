@@ -26,9 +26,11 @@
 #endif
 
 extern struct swap_info_struct **cs_swap_info_table;
-int cs_swapdev_init(void);
+void cs_swapdev_init(void);
+int cs_swapdev_check_at_load(void);
 void cs_swapdev_before_swapon(void);
 bool cs_swapdev_rejected(void);
+const char *cs_swapdev_table_state(void);
 
 /* Where the table found for swap_info[] stands (module/swapdev.c). */
 enum cs_table_state {

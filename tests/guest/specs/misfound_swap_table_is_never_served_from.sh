@@ -25,11 +25,13 @@ NEEDS_misfound_swap_table_is_never_served_from=allocator
 BOOT_misfound_swap_table_is_never_served_from=own
 ALLOW_LOG_misfound_swap_table_is_never_served_from='clusterswap: tripped to the stock allocator: swap_info: an entry.s device is of another type .found at a swapon, before the device served.'
 
-# cs_served: calls that reached the module's allocation replacement.
+# cs_served: calls that reached the module's replacements, allocations and
+# frees alike (every calls.* line but the observed functions', which are
+# counted whether the module serves or not).
 cs_served() {
-	_c=$(cs_stat calls.folio_alloc_swap)
-	[ "$_c" != missing ] || fail "no calls.folio_alloc_swap in $CSD/stats"
-	echo "$_c"
+	[ "$(cs_stat calls.folio_alloc_swap)" != missing ] || fail "no calls.folio_alloc_swap in $CSD/stats"
+	awk '$1 ~ /^calls\./ && $1 !~ /^calls\.(disable_swap_slots_cache_lock|enable_swap_slots_cache|swap_cgroup_swapoff|init_swap_address_space)$/ {s += $2}
+		END {print s + 0}' "$CSD/stats"
 }
 
 test_misfound_swap_table_is_never_served_from() {
@@ -37,6 +39,7 @@ test_misfound_swap_table_is_never_served_from() {
 	cs_load
 	dmesg | grep -q "clusterswap: no swap device yet: serving from the first swapon" ||
 		fail "the load before any swapon did not say it serves from the first swapon"
+	[ "$(cs_stat swap_table)" = unproven ] || fail "swap_table reads $(cs_stat swap_table) before any swapon"
 	# The switch's take-over calls disable_swap_slots_cache_lock(), which
 	# the module observes (counted), on 6.1 in a work item after an
 	# RCU-tasks grace period: wait for it, then for the work it queued.
@@ -56,6 +59,7 @@ test_misfound_swap_table_is_never_served_from() {
 	[ -z "$(cat $CS/tripped)" ] || fail "the first swapon tripped: '$(cat $CS/tripped)'"
 	[ "$(cs_stat calls.init_swap_address_space)" = 1 ] ||
 		fail "the swapon's check ran $(cs_stat calls.init_swap_address_space) times, want 1"
+	[ "$(cs_stat swap_table)" = proven ] || fail "swap_table reads $(cs_stat swap_table) after the first swapon"
 	cs_wait_serving
 	cs_set 0
 	cs_unload
@@ -70,7 +74,8 @@ test_misfound_swap_table_is_never_served_from() {
 	[ -z "$(cat $CS/tripped)" ] || fail "tripped before the second swapon: '$(cat $CS/tripped)'"
 	[ "$(cat $CS/enabled)" = 1 ] || fail "enabled reads $(cat $CS/enabled) before the second swapon"
 	[ "$(vmstat pswpout)" -gt "$out0" ] || fail "nothing was swapped out in 5 s"
-	[ "$(cs_served)" = 0 ] || fail "the module served $(cs_served) allocations from a table it has not proven"
+	[ "$(cs_served)" = 0 ] || fail "the module served $(cs_served) calls from a table it has not proven"
+	[ "$(cs_stat swap_table)" = unproven ] || fail "swap_table reads $(cs_stat swap_table) with the table read one entry off"
 	zram_swap 1 64M 1
 	i=0
 	while [ "$(cat $CS/enabled)" != 0 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
@@ -79,7 +84,8 @@ test_misfound_swap_table_is_never_served_from() {
 	note "tripped: $why"
 	echo "$why" | grep -q "UTC: swap_info: an entry's device is of another type (found at a swapon, before the device served)" ||
 		fail "tripped reads '$why', want swap_info's device of another type, found before the device served"
-	[ "$(cs_served)" = 0 ] || fail "the module served $(cs_served) allocations from the table it rejected"
+	[ "$(cs_served)" = 0 ] || fail "the module served $(cs_served) calls from the table it rejected"
+	[ "$(cs_stat swap_table)" = rejected ] || fail "swap_table reads $(cs_stat swap_table) after the rejection"
 	echo 0 >$CS/tripped || fail "cannot clear the trip"
 	echo 1 >$CS/enabled 2>/dev/null && fail "the switch went on again after the table was rejected"
 	[ "$(cat $CS/enabled)" = 0 ] || fail "enabled reads $(cat $CS/enabled) after a refused switch-on"
