@@ -24,6 +24,7 @@
 #include <linux/sysfs.h>
 #include <linux/string.h>
 #include <linux/mutex.h>
+#include <linux/workqueue.h>
 
 #include <clusterswap/compat.h>
 #include <clusterswap/control.h>
@@ -97,7 +98,13 @@ static int cs_switch(bool on)
 			pr_info("passthrough bench build: calls redirected, the kernel allocates\n");
 		} else if (on) {
 			cs_hooks_serve(true);
-			cs_line_serve_start();
+			/*
+			 * Until the table of devices is proven no call comes
+			 * to the module, and nothing is taken over yet: the
+			 * proof does it (cs_take_over_at_proof()).
+			 */
+			if (cs_swapdev_proven())
+				cs_line_serve_start();
 		} else {
 			cs_line_alloc_stop();
 			cs_hooks_serve(false);
@@ -120,6 +127,34 @@ void cs_apply_load_options(void)
 void cs_switch_off_tripped(void)
 {
 	cs_switch(false);
+}
+
+/*
+ * The table of devices was proven while the switch may have been on: calls
+ * come to the module from now on, so it takes over as at a switch-on (stock's
+ * calls in flight fenced, the slot cache drained, then allocation).  Until
+ * then the module passes allocations to stock, as at any switch-on.  Under
+ * the switch lock, so that a switch-on beside the proof takes over once at
+ * least (twice is harmless: the line's take-over is idempotent).
+ */
+static void cs_take_over_at_proof(struct work_struct *work)
+{
+	mutex_lock(&cs_switch_lock);
+	if (!CS_PASSTHROUGH && cs_hooks_serving())
+		cs_line_serve_start();
+	mutex_unlock(&cs_switch_lock);
+}
+
+static DECLARE_WORK(cs_proof_work, cs_take_over_at_proof);
+
+void cs_switch_table_proven(void)
+{
+	schedule_work(&cs_proof_work);
+}
+
+void cs_switch_flush(void)
+{
+	flush_work(&cs_proof_work);
 }
 
 static ssize_t enabled_store(struct kobject *kobj, struct kobj_attribute *attr,

@@ -76,6 +76,7 @@ static int __init clusterswap_init(void)
 out_hooks:
 	cs_hooks_unregister();
 	flush_work(&cs_devices_work);
+	cs_switch_flush();
 out_sysfs:
 	cs_sysfs_exit();
 out_debugfs:
@@ -91,6 +92,7 @@ static void __exit clusterswap_exit(void)
 	cs_sysfs_exit();
 	cs_hooks_unregister();
 	flush_work(&cs_devices_work);
+	cs_switch_flush();
 	cs_line_exit();
 	cs_credit_exit();
 	cs_debugfs_exit();

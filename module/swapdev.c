@@ -11,6 +11,7 @@
 #include <linux/percpu-refcount.h>
 #include <linux/uaccess.h>
 
+#include <clusterswap/control.h>
 #include <clusterswap/swapdev.h>
 #include <clusterswap/symbols.h>
 #include <clusterswap/trip.h>
@@ -137,7 +138,7 @@ void __init cs_swapdev_init(void)
 int __init cs_swapdev_check_at_load(void)
 {
 	const char *why = cs_swapdev_check_table(cs_swap_info_found);
-	bool unproven;
+	bool proving, unproven;
 
 	if (why && why != cs_table_empty) {
 		pr_err("the table found for swap_info is not the kernel's: %s; refusing to load\n",
@@ -145,10 +146,13 @@ int __init cs_swapdev_check_at_load(void)
 		return -ENOENT;
 	}
 	raw_spin_lock_irq(&cs_table_lock);
-	if (!why && cs_table_state == CS_TABLE_UNPROVEN)
+	proving = !why && cs_table_state == CS_TABLE_UNPROVEN;
+	if (proving)
 		cs_swapdev_prove();
 	unproven = cs_table_state == CS_TABLE_UNPROVEN;
 	raw_spin_unlock_irq(&cs_table_lock);
+	if (proving)
+		cs_switch_table_proven();
 	if (unproven)
 		pr_info("no swap device yet: serving from the first swapon, once it proves the table of devices\n");
 	return 0;
@@ -173,7 +177,8 @@ const char *cs_swapdev_table_state(void)
  * enable_swap_info() makes the new device writable and lists it as
  * available; alloc_swap_info() put the device in the table before.  An
  * unproven table is checked here, before any slot of the device can be
- * allocated: proven, the module serves from the next call on; not the
+ * allocated: proven, calls come to the module from the next on, and it
+ * takes over as at a switch-on (cs_switch_table_proven()); not the
  * kernel's, the module never reads it and trips to stock.  Nothing is lost
  * either way: while the table was unproven the module served no call, so it
  * holds nothing, and no device was in service (none at load, and every
@@ -199,6 +204,8 @@ void cs_swapdev_before_swapon(void)
 
 	if (state == CS_TABLE_UNPROVEN && why)
 		cs_trip("swap_info: %s (found at a swapon, before the device served)", why);
+	else if (state == CS_TABLE_UNPROVEN)
+		cs_switch_table_proven();
 	/* A proven table's address is fixed: once it held the devices it always does. */
 	if (state == CS_TABLE_PROVEN)
 		cs_warn_once(why, "swap_info: %s, after it held the devices\n", why);

@@ -34,6 +34,10 @@ int cs_sysfs_init(void);
 void cs_apply_load_options(void);
 /* The trip's switch-off (module/trip.c).  Context: process context, may sleep. */
 void cs_switch_off_tripped(void);
+/* The table of devices was proven (module/swapdev.c).  Context: any. */
+void cs_switch_table_proven(void);
+/* Once no hook can prove the table any more.  Context: process context. */
+void cs_switch_flush(void);
 void cs_sysfs_exit(void);
 void cs_debugfs_init(void);
 void cs_debugfs_exit(void);
