@@ -140,7 +140,8 @@ void cs_switch_off_tripped(void)
 static void cs_take_over_at_proof(struct work_struct *work)
 {
 	mutex_lock(&cs_switch_lock);
-	if (!CS_PASSTHROUGH && cs_hooks_serving())
+	/* A trip recorded, its switch-off yet to come: allocate no more. */
+	if (!CS_PASSTHROUGH && cs_hooks_serving() && !cs_tripped())
 		cs_line_serve_start();
 	mutex_unlock(&cs_switch_lock);
 }

@@ -28,7 +28,8 @@ extern const unsigned int cs_nr_observers;
 /*
  * When the switch flips, when a swap device came or went (main.c's work
  * item), and at unload (after the hooks are gone).  On: cs_hooks_serve(),
- * then cs_line_serve_start().  Off: cs_line_alloc_stop() (no module
+ * then cs_line_serve_start(), once the table of devices is proven (else at
+ * the proof: control.c).  Off: cs_line_alloc_stop() (no module
  * allocation in flight when it returns), cs_hooks_serve(), then
  * cs_line_serve_stop() (the hand-back).
  * Context: process context, may sleep; switching is serialised by control.c.

@@ -113,8 +113,9 @@ static DECLARE_WORK(cs_takeover_work, cs_takeover);
 /*
  * Whether the allocator hands out slots itself; until then, while the switch
  * is on, cs_folio_alloc_swap() passes allocations to stock get_swap_pages().
- * Set once no stock final free that began before the switch went on can
- * still be running: see cs_line_serve_start(); cleared first at switch-off:
+ * Set once no stock final free that began before the switch went on (or the
+ * table of devices was proven) can still be running: see
+ * cs_line_serve_start(); cleared first at switch-off:
  * cs_line_alloc_stop().
  */
 bool cs_alloc_ready;
