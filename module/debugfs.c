@@ -143,8 +143,8 @@ static bool cs_device_in_use(unsigned int type)
  * cs_debugfs_sync_devices() - Give each swap device in use a devices/<type>
  * directory, and only those.
  *
- * Context: process context, may sleep; at init, and from main.c's work item
- * when a swap device came or went.
+ * Context: process context, may sleep; at init once the table of devices is
+ * checked, and from main.c's work item when a swap device came or went.
  */
 void cs_debugfs_sync_devices(void)
 {
@@ -181,7 +181,6 @@ void cs_debugfs_init(void)
 	debugfs_create_file("memory", 0444, cs_debugfs_root, NULL, &memory_fops);
 	debugfs_create_file("symbols", 0444, cs_debugfs_root, NULL, &symbols_fops);
 	cs_devices_dir = debugfs_create_dir("devices", cs_debugfs_root);
-	cs_debugfs_sync_devices();
 }
 
 /* Context: after the hooks are gone and main.c's work item is flushed. */

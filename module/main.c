@@ -68,6 +68,8 @@ static int __init clusterswap_init(void)
 	err = cs_swapdev_check_at_load();
 	if (err)
 		goto out_hooks;
+	/* The devices in use at load, now that the table is read (if proven). */
+	cs_debugfs_sync_devices();
 
 	pr_info("loaded on %s (%s line)\n", cs_kernel_release(), CS_KERNEL_LINE_NAME);
 	cs_apply_load_options();
