@@ -11,13 +11,16 @@
 # In a boot of its own, so that no device was ever swapped on: the switch
 # goes on before the first swapon (as enabled=1 in modprobe.d does at
 # boot) without a trip and takes nothing over; the swapon proves the
-# table, the module takes over, and then allocates.  Then a test-only parameter makes the check read the table one
-# entry off, as a table found a word off would be: loaded with the first
-# device on, the table is not proven, and with the switch on and a verifier
-# paging through that device the module serves no call; a swapon of a
-# second device trips it, naming swap_info, still having served none; the
-# switch reads 0, refuses to go on even once the trip is cleared, every
-# page verifies, and a module loaded after finds both devices consistent.
+# table, the module takes over, and then allocates.  Then a test-only
+# parameter makes the check read the table one entry off, as a table found
+# a word off would be: loaded with the first device on, the table is not
+# proven, and with the switch on and a verifier paging through that device
+# the module serves no call; a swapon of a second device trips it, naming
+# swap_info, still having served none; the switch reads 0, refuses to go
+# on even once the trip is cleared, every page verifies, and a module
+# loaded after finds both devices consistent.  clusterswap-top's screen
+# says why the module serves nothing, before the proof and after the
+# rejection.
 # Budget: 18 s on 6.12, 18 s on 6.1 (make check, 2-vCPU TCG on a 2-core
 # host); on arm64 15 s on 6.12 and 17 s on 6.1, run before the test waited
 # 5 s for no take-over; the limit is 10.9x the slowest (22 s).
@@ -33,6 +36,12 @@ cs_served() {
 	[ "$(cs_stat calls.folio_alloc_swap)" != missing ] || fail "no calls.folio_alloc_swap in $CSD/stats"
 	awk '$1 ~ /^calls\./ && $1 !~ /^calls\.(disable_swap_slots_cache_lock|enable_swap_slots_cache|swap_cgroup_swapoff|init_swap_address_space)$/ {s += $2}
 		END {print s + 0}' "$CSD/stats"
+}
+
+# top_says TEXT: clusterswap-top's screen holds TEXT.
+top_says() {
+	$BIN/clusterswap-top --once -d 0.2 >/tmp/top.txt 2>&1 || fail "clusterswap-top --once: $(cat /tmp/top.txt)"
+	grep -qF "$1" /tmp/top.txt || fail "clusterswap-top does not say '$1': $(cat /tmp/top.txt)"
 }
 
 test_misfound_swap_table_is_never_served_from() {
@@ -52,6 +61,7 @@ test_misfound_swap_table_is_never_served_from() {
 	[ "$(cs_stat calls.disable_swap_slots_cache_lock)" = "$calls0" ] ||
 		fail "the switch took over before any swapon proved the table"
 	[ -z "$(cat $CS/tripped)" ] || fail "switching on before any swapon tripped: '$(cat $CS/tripped)'"
+	top_says "serving nothing yet: the table of swap devices is proven at the first swapon"
 	zram_swap 0 512M 10
 	wait_for "$CSD/devices/0"
 	[ -z "$(cat $CS/tripped)" ] || fail "the first swapon tripped: '$(cat $CS/tripped)'"
@@ -90,6 +100,7 @@ test_misfound_swap_table_is_never_served_from() {
 		fail "tripped reads '$why', want swap_info's device of another type, found before the device served"
 	[ "$(cs_served)" = 0 ] || fail "the module served $(cs_served) calls from the table it rejected"
 	[ "$(cs_stat swap_table)" = rejected ] || fail "swap_table reads $(cs_stat swap_table) after the rejection"
+	top_says "serving nothing: the table of swap devices failed its check"
 	echo 0 >$CS/tripped || fail "cannot clear the trip"
 	echo 1 >$CS/enabled 2>/dev/null && fail "the switch went on again after the table was rejected"
 	[ "$(cat $CS/enabled)" = 0 ] || fail "enabled reads $(cat $CS/enabled) after a refused switch-on"
