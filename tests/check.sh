@@ -239,6 +239,8 @@ install_host_tools() {
 	command -v cpio >/dev/null || need="$need cpio"
 	command -v xz >/dev/null || need="$need xz-utils"
 	command -v zstd >/dev/null || need="$need zstd"
+	# deb-fetch.sh: packages fetched without a root (arm64 headers, kernel sources).
+	command -v curl >/dev/null || need="$need curl"
 	command -v objdump >/dev/null || need="$need binutils"
 	# The arm64 builds' gate check, and the arm64 root's module lists.
 	command -v aarch64-linux-gnu-objdump >/dev/null || need="$need binutils-aarch64-linux-gnu"
