@@ -6,14 +6,15 @@
 #                    root, the IBT check, the build-time gate, checkpatch
 #
 # Environment:
-#   KERNELS="6.12 6.1 6.12-deb12 6.12-cloud 6.1-cloud"
-#                          kernels to test (default: all five; tests/vm/targets.sh:
+#   KERNELS="6.12 6.1 6.12-deb12 6.12-cloud 6.1-cloud 6.12-arm64"
+#                          kernels to test (default: all six; tests/vm/targets.sh:
 #                          6.12-deb12 is Debian 12's opt-in 6.12, the -cloud ones
 #                          the cloud flavour of each line, a smoke set each;
 #                          6.12-arm64 and 6.1-arm64, Debian 13's and 12's arm64
-#                          kernels in an emulated arm64 guest, run when named,
-#                          as are 6.12-cloud-arm64 and 6.1-cloud-arm64, their
-#                          cloud flavour's, a smoke set each)
+#                          kernels in an emulated arm64 guest: 6.12-arm64's
+#                          smoke set by default, the whole suite when named;
+#                          6.1-arm64, 6.12-cloud-arm64 and 6.1-cloud-arm64,
+#                          when named, the last two a smoke set each)
 #   TESTS="a b ..."        in-VM tests to run (default: all tests/guest/specs/*.sh)
 #   CLUSTERSWAP_CACHE      where build roots and outputs live (~/.cache/clusterswap)
 #   CHECK_LANES=N          how many lanes of guests run side by side (default:
@@ -32,7 +33,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 mode=${1:-all}
 # An arm64 target in the default list runs its smoke set (targets.sh).
 [ -n "${KERNELS:-}" ] || export CHECK_DEFAULT_KERNELS=1
-KERNELS=${KERNELS:-6.12 6.1 6.12-deb12 6.12-cloud 6.1-cloud}
+KERNELS=${KERNELS:-6.12 6.1 6.12-deb12 6.12-cloud 6.1-cloud 6.12-arm64}
 export CLUSTERSWAP_CACHE=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 passed=0
 failed=0
@@ -141,9 +142,34 @@ skip_unit() {
 		echo "SKIP host/bench_bundle_runs_from_a_fresh_folder_without_qemu: $why"
 		return
 	fi
-	label=$(target_label "$1" "$(root_kernel "$CLUSTERSWAP_CACHE/roots/$(target_root "$1")" "$(target_flavour "$1")")")
+	# An arm64 root not yet made has no kernel to name: the target names it.
+	if kver=$(root_kernel "$CLUSTERSWAP_CACHE/roots/$(target_root "$1")" "$(target_flavour "$1")" 2>/dev/null); then
+		label=$(target_label "$1" "$kver")
+	else
+		label=$1
+	fi
 	for t in $(cat "$logs/$1.tests"); do
 		echo "SKIP $label/$t: $why"
+	done
+}
+
+# root_ready UNIT: wait until the root an arm64 unit boots is made
+# (arm64_prep), or CHECK_START_BY's minutes have gone by; whether it was
+# made.  Any other unit's root was made before the guests began.
+root_ready() {
+	local r
+	[ "$1" != bundle ] && [ "$(target_arch "$1")" = arm64 ] || return 0
+	r=$(target_root "$1")
+	while [ ! -s "$logs/prep-$r.rc" ] && ! too_late; do sleep 5; done
+	[ "$(cat "$logs/prep-$r.rc" 2>/dev/null)" = 0 ]
+}
+
+# fail_unit UNIT: a FAIL line for each of its tests, whose root was not made.
+fail_unit() {
+	local r t
+	r=$(target_root "$1")
+	for t in $(cat "$logs/$1.tests"); do
+		echo "FAIL $1/$t: not run: its root $r was not made (root/$r)"
 	done
 }
 
@@ -167,12 +193,17 @@ progress() {
 # run_lane UNIT...: run each unit in turn, its output in $logs/UNIT.log.
 run_lane() {
 	local u
+	local ready
 	for u in "$@"; do
-		date +%s >"$logs/$u.start"
 		# There before follow_unit reads it.
 		: >"$logs/$u.log"
+		ready=1
+		root_ready "$u" || ready=
+		date +%s >"$logs/$u.start"
 		if too_late; then
 			skip_unit "$u" >"$logs/$u.log" 2>&1 &
+		elif [ -z "$ready" ]; then
+			fail_unit "$u" >"$logs/$u.log" 2>&1 &
 		elif [ "$u" = bundle ]; then
 			"$top/tests/bench/bundle-check.sh" >"$logs/$u.log" 2>&1 &
 		else
@@ -185,6 +216,26 @@ run_lane() {
 		date +%s >"$logs/$u.end"
 		progress
 	done
+}
+
+# arm64_root_result UNIT: for the first unit booting an arm64 root made
+# beside the rest (arm64_prep), that work's output and the root's result.
+arm64_root_result() {
+	local r rc
+	[ "$1" != bundle ] && [ "$(target_arch "$1")" = arm64 ] || return 0
+	r=$(target_root "$1")
+	[ -s "$logs/prep-$r.pid" ] && [ ! -e "$logs/prep-$r.reported" ] || return 0
+	touch "$logs/prep-$r.reported"
+	wait "$(cat "$logs/prep-$r.pid")"
+	cat "$logs/prep-$r.log"
+	rc=$(cat "$logs/prep-$r.rc")
+	times="$times
+  the $r root's second stage and DKMS build, beside the rest: $(mmss $(( $(cat "$logs/prep-$r.end") - t_arm64 )))"
+	if [ "$rc" = 0 ]; then
+		result "PASS root/$r"
+	else
+		result "FAIL root/$r: cannot finish the $r root in its guest (above)"
+	fi
 }
 
 # unit_name UNIT: how the summary names it.
@@ -272,7 +323,9 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 install_host_tools || { echo "check: cannot install host tools"; echo "0 passed, 1 failed"; exit 1; }
-# The targets to boot, and the build roots they need.
+# The targets to boot, and the build roots they need: an arm64 target's
+# own, and the amd64 root of its suite that its module is cross-built in
+# (targets.sh: target_build_root).  The host checks need no arm64 root.
 targets=
 suites=
 for k in $KERNELS; do
@@ -281,28 +334,44 @@ for k in $KERNELS; do
 	*" $t "*) ;;
 	*) targets="$targets $t" ;;
 	esac
-	s=$(target_root "$t")
-	case " $suites " in
-	*" $s "*) ;;
-	*) suites="$suites $s" ;;
-	esac
+	for s in $(target_build_root "$t") $(target_root "$t"); do
+		[ "$mode" = host ] && [ "$(target_arch "$s")" = arm64 ] && continue
+		case " $suites " in
+		*" $s "*) ;;
+		*) suites="$suites $s" ;;
+		esac
+	done
 done
 # The roots are independent (each its own debootstrap, folder and logs), and
 # a cold run spends most of their time waiting on the mirror: all at once.
+# An arm64 root's first stage too (downloads and unpacking); its second,
+# in a guest, runs beside the amd64 work (arm64_prep below).
 # The mirror is read first, once: with no apt lists yet, mirror.sh runs
 # apt-get update, which only one process may run at a time.
 "$top/tests/vm/mirror.sh" debian >/dev/null && "$top/tests/vm/mirror.sh" debian-security >/dev/null ||
 	echo "check: the host's apt configuration names no Debian mirror (above)"
 for s in $suites; do
-	"$top/tests/vm/mkroot.sh" "$s" >"$logs/root-$s.log" 2>&1 &
+	if [ "$(target_arch "$s")" = arm64 ]; then
+		"$top/tests/vm/mkroot-arm64.sh" "$s" stage1 >"$logs/root-$s.log" 2>&1 &
+	else
+		"$top/tests/vm/mkroot.sh" "$s" >"$logs/root-$s.log" 2>&1 &
+	fi
 	echo $! >"$logs/root-$s.pid"
 done
 t_roots=$(date +%s)
+arm64_roots=
 for s in $suites; do
 	rc=0
 	wait "$(cat "$logs/root-$s.pid")" || rc=$?
 	cat "$logs/root-$s.log"
-	if [ "$rc" = 0 ]; then
+	if [ "$(target_arch "$s")" = arm64 ]; then
+		# Reported with its second stage (arm64_prep_result).
+		if [ "$rc" = 0 ]; then
+			arm64_roots="$arm64_roots $s"
+		else
+			result "FAIL root/$s: cannot download or unpack the $s root's first stage"
+		fi
+	elif [ "$rc" = 0 ]; then
 		result "PASS root/$s"
 	else
 		result "FAIL root/$s: cannot build the $s build root"
@@ -310,6 +379,50 @@ for s in $suites; do
 done
 # What a cold run pays and a warm one does not: debootstrap of each root.
 t_roots=$(( $(date +%s) - t_roots ))
+
+# The in-VM tests: all of them, or those TESTS names.
+all_tests=${TESTS:-$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//')}
+
+# arm64_prep ROOT: the rest of an arm64 root, its second stage in a guest;
+# then, for each of its targets that runs the DKMS test, that test's build
+# once through the suite's compiler cache (tests/vm/dkms-warm.sh), where
+# the test finds it as in any warm run.  Under emulation of another
+# architecture both take minutes of both cores; they run beside the amd64
+# work, at the lowest priority: they take the cores the amd64 guests leave
+# idle, so those guests' time limits and race windows stay as they were
+# set; an arm64 target's tests start when its root is done (run_lane).
+# The guests of this work may wait long for a core, which their kernel
+# would take for a lockup: they run without the lockup detectors.
+arm64_prep() {
+	local s=$1 t
+	export VM_APPEND="${VM_APPEND:-} nowatchdog"
+	nice -n 19 "$top/tests/vm/mkroot.sh" "$s" || return 1
+	for t in $targets; do
+		[ "$(target_root "$t")" = "$s" ] || continue
+		case " $(echo $(target_tests "$t" $all_tests)) " in
+		*" dkms_in_the_guest_builds_the_module_the_tests_load "*)
+			nice -n 19 "$top/tests/vm/dkms-warm.sh" "$t" ||
+				echo "check: $t's compiler cache is not warm (above): its DKMS test compiles what it lacks"
+			;;
+		esac
+	done
+}
+# The second stage of an arm64 root, as the amd64 work begins (make check);
+# one whose first stage failed has none.
+t_arm64=$(date +%s)
+for s in $suites; do
+	[ "$(target_arch "$s")" = arm64 ] && [ "$mode" = all ] || continue
+	case " $arm64_roots " in
+	*" $s "*)
+		( arm64_prep "$s" >"$logs/prep-$s.log" 2>&1
+		echo $? >"$logs/prep-$s.rc.new"
+		date +%s >"$logs/prep-$s.end"
+		mv "$logs/prep-$s.rc.new" "$logs/prep-$s.rc" ) &
+		echo $! >"$logs/prep-$s.pid"
+		;;
+	*) echo 1 >"$logs/prep-$s.rc" ;;
+	esac
+done
 
 section "host: build for every kernel, gate check"
 # gate_check SUITE KVER KO: the built module's calls into the kernel all go
@@ -442,20 +555,26 @@ if [ "$mode" = all ]; then
 	else
 		result "FAIL emulator: cannot unpack Debian 13's QEMU (above); no guest can boot"
 	fi
-	all_tests=${TESTS:-$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//')}
 	t_vm=$(date +%s)
 	units=
+	arm64_units=
 	for s in $targets; do
 		tests=$(target_tests "$s" $all_tests | tr '\n' ' ')
 		[ -n "${tests// /}" ] || continue
 		[ "$tests" = "$(echo $all_tests) " ] || echo "check: $s runs: $tests(targets.sh)"
 		echo "$tests" >"$logs/$s.tests"
-		units="$units $s"
+		if [ "$(target_arch "$s")" = arm64 ]; then
+			arm64_units="$arm64_units $s"
+		else
+			units="$units $s"
+		fi
 	done
 	# The bench bundle (make bench-bundle): built, unpacked and run once as an
 	# unprivileged user with no QEMU on the PATH, so that it cannot rot.
 	# CHECK_BUNDLE=0 leaves it out (a partial run for one's own iterations).
 	[ "${CHECK_BUNDLE:-1}" = 1 ] && units="$units bundle"
+	# The arm64 targets last: their roots are made beside the rest.
+	units="$units$arm64_units"
 	echo "check: $(nproc) cores, load $load_at_start when the run began: $n_lanes lane(s) of guests side by side (CHECK_LANES names another count)"
 	lane_pids=
 	lanes_run=0
@@ -468,6 +587,7 @@ if [ "$mode" = all ]; then
 	done < <(plan_lanes "$n_lanes" $units)
 	for u in $units; do
 		if [ "$u" = bundle ]; then section "bench bundle"; else section "VM: $u"; fi
+		arm64_root_result "$u"
 		follow_unit "$u"
 		times="$times
   $(unit_name "$u"): $(unit_time "$u")"
