@@ -192,8 +192,7 @@ progress() {
 
 # run_lane UNIT...: run each unit in turn, its output in $logs/UNIT.log.
 run_lane() {
-	local u
-	local ready
+	local u ready
 	for u in "$@"; do
 		# There before follow_unit reads it.
 		: >"$logs/$u.log"
@@ -218,14 +217,30 @@ run_lane() {
 	done
 }
 
+# kill_tree PID: end a process and all it started.
+kill_tree() {
+	local c
+	for c in $(pgrep -P "$1"); do kill_tree "$c"; done
+	kill "$1" 2>/dev/null || true
+}
+
 # arm64_root_result UNIT: for the first unit booting an arm64 root made
-# beside the rest (arm64_prep), that work's output and the root's result.
+# beside the rest (arm64_prep), that work's output and the root's result;
+# a root not made when CHECK_START_BY's minutes have gone by is not waited
+# for (its targets' tests are skipped: run_lane), and its work is ended.
 arm64_root_result() {
 	local r rc
 	[ "$1" != bundle ] && [ "$(target_arch "$1")" = arm64 ] || return 0
 	r=$(target_root "$1")
 	[ -s "$logs/prep-$r.pid" ] && [ ! -e "$logs/prep-$r.reported" ] || return 0
 	touch "$logs/prep-$r.reported"
+	while [ ! -s "$logs/prep-$r.rc" ] && ! too_late; do sleep 5; done
+	if [ ! -s "$logs/prep-$r.rc" ]; then
+		kill_tree "$(cat "$logs/prep-$r.pid")"
+		cat "$logs/prep-$r.log"
+		result "SKIP root/$r: not finished when CHECK_START_BY=$CHECK_START_BY minutes had gone by"
+		return 0
+	fi
 	wait "$(cat "$logs/prep-$r.pid")"
 	cat "$logs/prep-$r.log"
 	rc=$(cat "$logs/prep-$r.rc")
@@ -296,6 +311,8 @@ install_host_tools() {
 	# The arm64 builds' gate check, and the arm64 root's module lists.
 	command -v aarch64-linux-gnu-objdump >/dev/null || need="$need binutils-aarch64-linux-gnu"
 	command -v depmod >/dev/null || need="$need kmod"
+	# kill_tree: the arm64 work beside the rest, ended at CHECK_START_BY.
+	command -v pgrep >/dev/null || need="$need procps"
 	command -v python3 >/dev/null || need="$need python3"
 	command -v perl >/dev/null || need="$need perl"
 	command -v dh_dkms >/dev/null || need="$need dh-dkms"
@@ -365,7 +382,7 @@ for s in $suites; do
 	wait "$(cat "$logs/root-$s.pid")" || rc=$?
 	cat "$logs/root-$s.log"
 	if [ "$(target_arch "$s")" = arm64 ]; then
-		# Reported with its second stage (arm64_prep_result).
+		# Reported with its second stage (arm64_root_result).
 		if [ "$rc" = 0 ]; then
 			arm64_roots="$arm64_roots $s"
 		else
