@@ -142,15 +142,21 @@ skip_unit() {
 		echo "SKIP host/bench_bundle_runs_from_a_fresh_folder_without_qemu: $why"
 		return
 	fi
-	# An arm64 root not yet made has no kernel to name: the target names it.
-	if kver=$(root_kernel "$CLUSTERSWAP_CACHE/roots/$(target_root "$1")" "$(target_flavour "$1")" 2>/dev/null); then
-		label=$(target_label "$1" "$kver")
-	else
-		label=$1
-	fi
+	label=$(unit_label "$1")
 	for t in $(cat "$logs/$1.tests"); do
 		echo "SKIP $label/$t: $why"
 	done
+}
+
+# unit_label UNIT: how its suite names its tests (6.12-arm64/...); an
+# arm64 root not made has no kernel to name, and the target names them.
+unit_label() {
+	local kver
+	if kver=$(root_kernel "$CLUSTERSWAP_CACHE/roots/$(target_root "$1")" "$(target_flavour "$1")" 2>/dev/null); then
+		target_label "$1" "$kver"
+	else
+		echo "$1"
+	fi
 }
 
 # root_ready UNIT: wait until the root an arm64 unit boots is made
@@ -166,10 +172,11 @@ root_ready() {
 
 # fail_unit UNIT: a FAIL line for each of its tests, whose root was not made.
 fail_unit() {
-	local r t
+	local r t label
 	r=$(target_root "$1")
+	label=$(unit_label "$1")
 	for t in $(cat "$logs/$1.tests"); do
-		echo "FAIL $1/$t: not run: its root $r was not made (root/$r)"
+		echo "FAIL $label/$t: not run: its root $r was not made (root/$r)"
 	done
 }
 
@@ -217,11 +224,14 @@ run_lane() {
 	done
 }
 
-# kill_tree PID: end a process and all it started.
+# kill_tree PID: end a process and all it started, each stopped before its
+# children are looked up, so that none starts another meanwhile.
 kill_tree() {
 	local c
+	kill -STOP "$1" 2>/dev/null || return 0
 	for c in $(pgrep -P "$1"); do kill_tree "$c"; done
-	kill "$1" 2>/dev/null || true
+	kill -TERM "$1" 2>/dev/null
+	kill -CONT "$1" 2>/dev/null || true
 }
 
 # arm64_root_result UNIT: for the first unit booting an arm64 root made
@@ -340,9 +350,12 @@ if [ "$(id -u)" != 0 ]; then
 	exit 1
 fi
 install_host_tools || { echo "check: cannot install host tools"; echo "0 passed, 1 failed"; exit 1; }
+# The in-VM tests: all of them, or those TESTS names.
+all_tests=${TESTS:-$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//')}
 # The targets to boot, and the build roots they need: an arm64 target's
 # own, and the amd64 root of its suite that its module is cross-built in
-# (targets.sh: target_build_root).  The host checks need no arm64 root.
+# (targets.sh: target_build_root).  The host checks need no arm64 root, and
+# nor does a run that gives its targets no test.
 targets=
 suites=
 for k in $KERNELS; do
@@ -352,7 +365,9 @@ for k in $KERNELS; do
 	*) targets="$targets $t" ;;
 	esac
 	for s in $(target_build_root "$t") $(target_root "$t"); do
-		[ "$mode" = host ] && [ "$(target_arch "$s")" = arm64 ] && continue
+		if [ "$(target_arch "$s")" = arm64 ]; then
+			[ "$mode" = all ] && [ -n "$(target_tests "$t" $all_tests)" ] || continue
+		fi
 		case " $suites " in
 		*" $s "*) ;;
 		*) suites="$suites $s" ;;
@@ -397,9 +412,6 @@ done
 # What a cold run pays and a warm one does not: debootstrap of each root.
 t_roots=$(( $(date +%s) - t_roots ))
 
-# The in-VM tests: all of them, or those TESTS names.
-all_tests=${TESTS:-$(cd "$top/tests/guest/specs" && ls *.sh | sed 's/\.sh$//')}
-
 # arm64_prep ROOT: the rest of an arm64 root, its second stage in a guest;
 # then, for each of its targets that runs the DKMS test, that test's build
 # once through the suite's compiler cache (tests/vm/dkms-warm.sh), where
@@ -425,10 +437,14 @@ arm64_prep() {
 	done
 }
 # The second stage of an arm64 root, as the amd64 work begins (make check);
-# one whose first stage failed has none.
+# one whose first stage failed has none.  Its guests need the emulator,
+# which emulator.sh unpacks with apt in the trixie root: first, here, and
+# not beside the host checks' own apt runs there (root-cross.sh).
 t_arm64=$(date +%s)
+[ -z "$arm64_roots" ] || "$top/tests/vm/emulator.sh" >/dev/null ||
+	echo "check: cannot unpack the emulator for the arm64 roots (above)"
 for s in $suites; do
-	[ "$(target_arch "$s")" = arm64 ] && [ "$mode" = all ] || continue
+	[ "$(target_arch "$s")" = arm64 ] || continue
 	case " $arm64_roots " in
 	*" $s "*)
 		( arm64_prep "$s" >"$logs/prep-$s.log" 2>&1
@@ -610,6 +626,11 @@ if [ "$mode" = all ]; then
   $(unit_name "$u"): $(unit_time "$u")"
 	done
 	wait $lane_pids
+	# Every arm64 root's work was reported with its first target's tests
+	# (arm64_root_result); none outlives the run.
+	for f in "$logs"/prep-*.pid; do
+		[ -e "$f" ] && [ ! -e "${f%.pid}.reported" ] && kill_tree "$(cat "$f")"
+	done
 	[ "$lanes_run" -le 1 ] || times="$times
   all of them, in $lanes_run lanes side by side: $(mmss $(( $(date +%s) - t_vm )))"
 fi

@@ -10,7 +10,8 @@
 # architecture takes about ten minutes on a 2-core host; check.sh runs this
 # beside the amd64 guests (arm64_prep), so that a cold run does not pay them
 # after those guests.  Nothing else is checked here: what the build gives is
-# the test's to check.
+# the test's to check.  A tree built so once is not built again while its
+# compiler cache is kept (the digest beside it).
 #
 #   dkms-warm.sh TARGET             an arm64 target (trixie-arm64, ...)
 set -euo pipefail
@@ -27,6 +28,12 @@ rm -rf "$job"
 mkdir -p "$job"
 # The tree the test installs from (suite.sh: the job's src).
 "$top/tests/ship-tree.sh" "$job/src"
+digest=$(tree_digest "$job/src")
+built=$cache/ccache/$suite/dkms-warm-$kver.digest
+if [ "$(cat "$built" 2>/dev/null)" = "$digest" ]; then
+	echo "dkms-warm: this tree's DKMS build for $kver is in the $suite compiler cache"
+	exit 0
+fi
 cat >"$job/run.sh" <<RUN
 set -e
 ver=\$(sed -n 's/^PACKAGE_VERSION="\(.*\)"/\1/p' /job/src/dkms.conf)
@@ -42,3 +49,4 @@ echo "dkms-warm: dkms build in a $target guest, into the $suite compiler cache"
 	{ tail -n 30 "$job/serial.log"; echo "dkms-warm: the guest did not finish"; exit 1; }
 cat "$job/out/console.log"
 [ "$(cat "$job/out/rc")" = 0 ] || { echo "dkms-warm: the build in the guest failed"; exit 1; }
+echo "$digest" >"$built"

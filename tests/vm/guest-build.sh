@@ -28,8 +28,7 @@ job=$cache/jobs/$target-build
 rm -rf "$job"
 mkdir -p "$job"
 "$top/tests/ship-tree.sh" "$job/src"
-digest=$(tar -c --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$job/src" . |
-	sha256sum | cut -c1-16)
+digest=$(tree_digest "$job/src")
 out=$cache/out/$target/$kver/guest-$digest
 if [ -s "$out/clusterswap.ko" ]; then
 	echo "$out/clusterswap.ko"

@@ -205,6 +205,13 @@ deb_unpack() {
 	dpkg-deb --fsys-tarfile "$1" | tar -x -C "$2" --keep-directory-symlink
 }
 
+# tree_digest DIR: a digest of a tree's names and contents (not its times
+# or owners): the shipped tree a guest build was made from.
+tree_digest() {
+	tar -c --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -C "$1" . |
+		sha256sum | cut -c1-16
+}
+
 # suite_archives SUITE: where deb-fetch.sh looks for a package of SUITE, as
 # "ARCHIVE SUITE" lines, in order: the security updates, where each kernel
 # ABI comes out (and where the amd64 roots' kernels come from: mkroot.sh),
