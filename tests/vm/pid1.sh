@@ -29,8 +29,18 @@ mount_ccache() {
 	*) mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 ccache /var/cache/ccache ;;
 	esac
 }
+# ccache's temporary files stay in the guest's memory, where its inode
+# cache may keep the hash of each header between compiles (it needs a local
+# file system; Debian 12's ccache has it off by default); and in its depend
+# mode it takes the headers a compile read from the dependency file kbuild
+# asks gcc for, instead of running the preprocessor first.  One object of
+# the module, on 6.12 arm64 under emulation: from the cache 3.7 s before,
+# 0.4 s so; compiled 24.5 s before, 15.6 s so (gcc alone 15.2 s).  The
+# module's make with every object in the cache: 213 s before, 70 s with
+# the temporary files in memory (61 s of it kbuild's own, compiling none).
 if command -v ccache >/dev/null && mkdir -p /var/cache/ccache && mount_ccache 2>/dev/null; then
 	export CCACHE_DIR=/var/cache/ccache DEBIAN_KERNEL_USE_CCACHE=1
+	export CCACHE_TEMPDIR=/tmp/ccache CCACHE_INODECACHE=1 CCACHE_DEPEND=1
 fi
 mkdir -p /job/out
 echo "guest: running /job/run.sh on $(uname -r)"
