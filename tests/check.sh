@@ -133,17 +133,17 @@ too_late() {
 	[ -n "${CHECK_START_BY:-}" ] && [ $(( $(date +%s) - t0 )) -ge $((CHECK_START_BY * 60)) ]
 }
 
-# skip_unit UNIT: a SKIP line for each of its tests, named as its suite
-# would name them.
+# skip_unit UNIT [LIST [WHY]]: a SKIP line for each of its tests (those
+# in $logs/UNIT.LIST, default tests), named as its suite would name them.
 skip_unit() {
-	local why="not begun: CHECK_START_BY=$CHECK_START_BY minutes had gone by (a run without it runs it)"
+	local why=${3:-"not begun: CHECK_START_BY=$CHECK_START_BY minutes had gone by (a run without it runs it)"}
 	local label t
 	if [ "$1" = bundle ]; then
 		echo "SKIP host/bench_bundle_runs_from_a_fresh_folder_without_qemu: $why"
 		return
 	fi
 	label=$(unit_label "$1")
-	for t in $(cat "$logs/$1.tests"); do
+	for t in $(cat "$logs/$1.${2:-tests}"); do
 		echo "SKIP $label/$t: $why"
 	done
 }
@@ -159,23 +159,34 @@ unit_label() {
 	fi
 }
 
+# mark NAME VALUE: $logs/NAME holds VALUE, whole when it is first seen.
+mark() {
+	echo "$2" >"$logs/$1.new" && mv "$logs/$1.new" "$logs/$1"
+}
+
+# wait_for NAME: wait until $logs/NAME is marked, or CHECK_START_BY's
+# minutes have gone by; whether it was marked.
+wait_for() {
+	while [ ! -s "$logs/$1" ] && ! too_late; do sleep 5; done
+	[ -s "$logs/$1" ]
+}
+
 # root_ready UNIT: wait until the root an arm64 unit boots is made
 # (arm64_prep), or CHECK_START_BY's minutes have gone by; whether it was
 # made.  Any other unit's root was made before the guests began.
 root_ready() {
-	local r
 	[ "$1" != bundle ] && [ "$(target_arch "$1")" = arm64 ] || return 0
-	r=$(target_root "$1")
-	while [ ! -s "$logs/prep-$r.rc" ] && ! too_late; do sleep 5; done
-	[ "$(cat "$logs/prep-$r.rc" 2>/dev/null)" = 0 ]
+	wait_for "prep-$(target_root "$1").root" &&
+		[ "$(cat "$logs/prep-$(target_root "$1").root")" = 0 ]
 }
 
-# fail_unit UNIT: a FAIL line for each of its tests, whose root was not made.
+# fail_unit UNIT [LIST]: a FAIL line for each of its tests (those in
+# $logs/UNIT.LIST, default tests), whose root was not made.
 fail_unit() {
 	local r t label
 	r=$(target_root "$1")
 	label=$(unit_label "$1")
-	for t in $(cat "$logs/$1.tests"); do
+	for t in $(cat "$logs/$1.${2:-tests}"); do
 		echo "FAIL $label/$t: not run: its root $r was not made (root/$r)"
 	done
 }
@@ -235,32 +246,57 @@ kill_tree() {
 }
 
 # arm64_root_result UNIT: for the first unit booting an arm64 root made
-# beside the rest (arm64_prep), that work's output and the root's result;
-# a root not made when CHECK_START_BY's minutes have gone by is not waited
-# for (its targets' tests are skipped: run_lane), and its work is ended.
+# beside the rest (arm64_prep), the output of its second stage and the
+# root's result; a root not made when CHECK_START_BY's minutes have gone by
+# is not waited for (its targets' tests are skipped: run_lane,
+# beside_result), and its work is ended.
 arm64_root_result() {
-	local r rc
+	local r
 	[ "$1" != bundle ] && [ "$(target_arch "$1")" = arm64 ] || return 0
 	r=$(target_root "$1")
 	[ -s "$logs/prep-$r.pid" ] && [ ! -e "$logs/prep-$r.reported" ] || return 0
 	touch "$logs/prep-$r.reported"
-	while [ ! -s "$logs/prep-$r.rc" ] && ! too_late; do sleep 5; done
-	if [ ! -s "$logs/prep-$r.rc" ]; then
+	if ! wait_for "prep-$r.root"; then
 		kill_tree "$(cat "$logs/prep-$r.pid")"
 		cat "$logs/prep-$r.log"
 		result "SKIP root/$r: not finished when CHECK_START_BY=$CHECK_START_BY minutes had gone by"
 		return 0
 	fi
-	wait "$(cat "$logs/prep-$r.pid")"
 	cat "$logs/prep-$r.log"
-	rc=$(cat "$logs/prep-$r.rc")
 	times="$times
-  the $r root's second stage and DKMS build, beside the rest: $(mmss $(( $(cat "$logs/prep-$r.end") - t_arm64 )))"
-	if [ "$rc" = 0 ]; then
+  the $r root's second stage, beside the rest: $(mmss $(( $(cat "$logs/prep-$r.root-end") - t_arm64 )))"
+	if [ "$(cat "$logs/prep-$r.root")" = 0 ]; then
 		result "PASS root/$r"
 	else
 		result "FAIL root/$r: cannot finish the $r root in its guest (above)"
 	fi
+}
+
+# beside_result UNIT: the results of the tests an arm64 unit runs beside
+# the rest (arm64_prep), when they have ended; tests not ended when
+# CHECK_START_BY's minutes have gone by are ended and skipped.
+beside_result() {
+	local r why="not finished: CHECK_START_BY=${CHECK_START_BY:-} minutes had gone by (a run without it runs it)"
+	r=$(target_root "$1")
+	arm64_root_result "$1"
+	if ! wait_for "prep-$r.root"; then
+		relay "$1" < <(skip_unit "$1" beside "$why")
+		return 0
+	fi
+	if [ "$(cat "$logs/prep-$r.root")" != 0 ]; then
+		relay "$1" < <(fail_unit "$1" beside)
+		return 0
+	fi
+	if ! wait_for "$1.beside-end"; then
+		kill_tree "$(cat "$logs/prep-$r.pid")"
+		cat "$logs/$1.beside.log" 2>/dev/null
+		relay "$1" < <(skip_unit "$1" beside "$why")
+		return 0
+	fi
+	relay "$1" <"$logs/$1.beside.log"
+	unreported "$1" beside
+	times="$times
+  $1, its tests beside the rest ($(echo $(cat "$logs/$1.beside"))): $(mmss $(( $(cat "$logs/$1.beside-end") - $(cat "$logs/$1.beside-start") )))"
 }
 
 # unit_name UNIT: how the summary names it.
@@ -268,23 +304,22 @@ unit_name() {
 	if [ "$1" = bundle ]; then echo "bench bundle"; else echo "$1"; fi
 }
 
-# follow_unit UNIT: its output as it comes, counting its results; a unit
-# that stopped early fails each test it did not report.
-follow_unit() {
-	local u=$1 line t seen= reported=
-	while [ ! -s "$logs/$u.pid" ]; do sleep 1; done
+# relay UNIT: a suite's output from stdin, counting its results; the tests
+# it reported are in $seen.
+relay() {
+	local line t
+	seen=
 	while IFS= read -r line; do
 		case $line in
 		PASS\ * | FAIL\ * | SKIP\ *)
 			result "$line"
-			reported=1
 			t=${line#* }
 			t=${t%%:*}
 			seen="$seen ${t#*/} "
 			;;
 		suite:\ RETRY:*)
 			echo "$line"
-			retries="$retries $u"
+			retries="$retries $1"
 			;;
 		suite:\ NEAR-LIMIT\ *)
 			echo "$line"
@@ -293,19 +328,34 @@ follow_unit() {
 			;;
 		*) echo "$line" ;;
 		esac
-	done < <(tail -n +1 -f --pid="$(cat "$logs/$u.pid")" "$logs/$u.log")
+	done
+}
+
+# unreported UNIT [LIST]: a FAIL line for each of its tests (those in
+# $logs/UNIT.LIST, default tests) that relay did not see.
+unreported() {
+	local t
+	for t in $(cat "$logs/$1.${2:-tests}"); do
+		case $seen in
+		*" $t "*) ;;
+		*) result "FAIL $1/$t: no result: the suite stopped before reporting it (see above)" ;;
+		esac
+	done
+}
+
+# follow_unit UNIT: its output as it comes, counting its results; a unit
+# that stopped early fails each test it did not report.
+follow_unit() {
+	local u=$1
+	while [ ! -s "$logs/$u.pid" ]; do sleep 1; done
+	relay "$u" < <(tail -n +1 -f --pid="$(cat "$logs/$u.pid")" "$logs/$u.log")
 	while [ ! -s "$logs/$u.end" ]; do sleep 1; done
 	if [ "$u" = bundle ]; then
-		[ -n "$reported" ] ||
+		[ -n "$seen" ] ||
 			result "FAIL host/bench_bundle_runs_from_a_fresh_folder_without_qemu: no result: the check stopped before reporting (above)"
 		return 0
 	fi
-	for t in $(cat "$logs/$u.tests"); do
-		case $seen in
-		*" $t "*) ;;
-		*) result "FAIL $u/$t: no result: the suite stopped before reporting it (see above)" ;;
-		esac
-	done
+	unreported "$u"
 }
 
 install_host_tools() {
@@ -374,6 +424,22 @@ for k in $KERNELS; do
 		esac
 	done
 done
+# Each target's tests (targets.sh: target_tests), in $logs/TARGET.tests,
+# run in its turn in a lane; an arm64 target's of beside_tests in
+# $logs/TARGET.beside instead, run in its root's arm64 work (arm64_prep):
+# a build under emulation, many minutes of both cores, that times nothing.
+beside_tests="dkms_in_the_guest_builds_the_module_the_tests_load"
+for t in $targets; do
+	: >"$logs/$t.tests"
+	: >"$logs/$t.beside"
+	for x in $(target_tests "$t" $all_tests); do
+		if [ "$(target_arch "$t")" = arm64 ] && [[ " $beside_tests " == *" $x "* ]]; then
+			echo "$x" >>"$logs/$t.beside"
+		else
+			echo "$x" >>"$logs/$t.tests"
+		fi
+	done
+done
 # The roots are independent (each its own debootstrap, folder and logs), and
 # a cold run spends most of their time waiting on the mirror: all at once.
 # An arm64 root's first stage too (downloads and unpacking); its second,
@@ -413,27 +479,34 @@ done
 t_roots=$(( $(date +%s) - t_roots ))
 
 # arm64_prep ROOT: the rest of an arm64 root, its second stage in a guest;
-# then, for each of its targets that runs the DKMS test, that test's build
-# once through the suite's compiler cache (tests/vm/dkms-warm.sh), where
-# the test finds it as in any warm run.  Under emulation of another
-# architecture both take minutes of both cores; they run beside the amd64
-# work, at the lowest priority: they take the cores the amd64 guests leave
-# idle, so those guests' time limits and race windows stay as they were
-# set; an arm64 target's tests start when its root is done (run_lane).
-# The guests of this work may wait long for a core, which their kernel
-# would take for a lockup: they run without the lockup detectors.
+# then, once the host checks have made the builds its suites use (build
+# roots, cross compilers), each of its targets' tests that run beside the
+# rest ($logs/TARGET.beside: the DKMS test, whose build compiles the module
+# under emulation, ten minutes of both cores with nothing in the compiler
+# cache), in a suite of their own (SUITE_JOB) beside their target's.
+# Both run beside the amd64 work, at the lowest priority: they take the
+# cores the amd64 guests leave idle, so those guests' time limits and race
+# windows stay as they were set, and their own limits are three times
+# their tests' (SUITE_TIME_SCALE).  An arm64 target's tests in a lane start
+# when its root is done (run_lane).  The guests of this work may wait long
+# for a core, which their kernel would take for a lockup or a stalled RCU
+# grace period: they run without the lockup detectors and with the longest
+# RCU stall timeout (300 s).
 arm64_prep() {
-	local s=$1 t
-	export VM_APPEND="${VM_APPEND:-} nowatchdog"
-	nice -n 19 "$top/tests/vm/mkroot.sh" "$s" || return 1
+	local s=$1 t rc=0
+	export VM_APPEND="${VM_APPEND:-} nowatchdog rcupdate.rcu_cpu_stall_timeout=300"
+	nice -n 19 "$top/tests/vm/mkroot.sh" "$s" >"$logs/prep-$s.log" 2>&1 || rc=$?
+	mark "prep-$s.root-end" "$(date +%s)"
+	mark "prep-$s.root" "$rc"
+	[ "$rc" = 0 ] || return 0
+	while [ ! -e "$logs/host.done" ]; do sleep 5; done
 	for t in $targets; do
-		[ "$(target_root "$t")" = "$s" ] || continue
-		case " $(echo $(target_tests "$t" $all_tests)) " in
-		*" dkms_in_the_guest_builds_the_module_the_tests_load "*)
-			nice -n 19 "$top/tests/vm/dkms-warm.sh" "$t" ||
-				echo "check: $t's compiler cache is not warm (above): its DKMS test compiles what it lacks"
-			;;
-		esac
+		[ "$(target_root "$t")" = "$s" ] && [ -s "$logs/$t.beside" ] || continue
+		mark "$t.beside-start" "$(date +%s)"
+		# shellcheck disable=SC2046
+		SUITE_JOB=$t-beside SUITE_TIME_SCALE=3 nice -n 19 "$top/tests/vm/suite.sh" "$t" \
+			$(cat "$logs/$t.beside") >"$logs/$t.beside.log" 2>&1
+		mark "$t.beside-end" "$(date +%s)"
 	done
 }
 # The second stage of an arm64 root, as the amd64 work begins (make check);
@@ -447,13 +520,13 @@ for s in $suites; do
 	[ "$(target_arch "$s")" = arm64 ] || continue
 	case " $arm64_roots " in
 	*" $s "*)
-		( arm64_prep "$s" >"$logs/prep-$s.log" 2>&1
-		echo $? >"$logs/prep-$s.rc.new"
-		date +%s >"$logs/prep-$s.end"
-		mv "$logs/prep-$s.rc.new" "$logs/prep-$s.rc" ) &
+		{
+			arm64_prep "$s"
+			mark "prep-$s.end" "$(date +%s)"
+		} &
 		echo $! >"$logs/prep-$s.pid"
 		;;
-	*) echo 1 >"$logs/prep-$s.rc" ;;
+	*) mark "prep-$s.root" 1 ;;
 	esac
 done
 
@@ -589,13 +662,20 @@ if [ "$mode" = all ]; then
 		result "FAIL emulator: cannot unpack Debian 13's QEMU (above); no guest can boot"
 	fi
 	t_vm=$(date +%s)
+	# The arm64 work beside the rest may start its suites (arm64_prep).
+	touch "$logs/host.done"
 	units=
 	arm64_units=
+	beside_units=
 	for s in $targets; do
-		tests=$(target_tests "$s" $all_tests | tr '\n' ' ')
-		[ -n "${tests// /}" ] || continue
-		[ "$tests" = "$(echo $all_tests) " ] || echo "check: $s runs: $tests(targets.sh)"
-		echo "$tests" >"$logs/$s.tests"
+		tests=$(echo $(target_tests "$s" $all_tests))
+		[ -n "$tests" ] || continue
+		[ "$tests" = "$(echo $all_tests)" ] || echo "check: $s runs: $tests (targets.sh)"
+		[ -s "$logs/$s.beside" ] && {
+			echo "check: $s runs beside the rest: $(echo $(cat "$logs/$s.beside")) (arm64_prep)"
+			beside_units="$beside_units $s"
+		}
+		[ -s "$logs/$s.tests" ] || continue
 		if [ "$(target_arch "$s")" = arm64 ]; then
 			arm64_units="$arm64_units $s"
 		else
@@ -626,10 +706,14 @@ if [ "$mode" = all ]; then
   $(unit_name "$u"): $(unit_time "$u")"
 	done
 	wait $lane_pids
-	# Every arm64 root's work was reported with its first target's tests
-	# (arm64_root_result); none outlives the run.
+	for u in $beside_units; do
+		section "VM: $u, its tests beside the rest"
+		beside_result "$u"
+	done
+	# Every arm64 root's work was reported, or ended at CHECK_START_BY
+	# (arm64_root_result, beside_result); none outlives the run.
 	for f in "$logs"/prep-*.pid; do
-		[ -e "$f" ] && [ ! -e "${f%.pid}.reported" ] && kill_tree "$(cat "$f")"
+		[ -e "$f" ] && [ ! -e "${f%.pid}.end" ] && kill_tree "$(cat "$f")"
 	done
 	[ "$lanes_run" -le 1 ] || times="$times
   all of them, in $lanes_run lanes side by side: $(mmss $(( $(date +%s) - t_vm )))"

@@ -27,6 +27,10 @@ kver=${2:-$(root_kernel "$root")}
 src=${3:-}
 selftest=${BUILD_SELFTEST:+-selftest}${BUILD_BENCH:+-$BUILD_BENCH}
 work=/tmp/clusterswap-build-$kver${src:+-$(basename "$src")}$selftest
+# One build at a time in a work folder: two suites of one kernel may run
+# side by side (check.sh: the arm64 DKMS test beside its target's tests).
+exec 9>"$root$work.lock"
+flock 9
 rm -rf "$root$work"
 mkdir -p "$root$work"
 if [ -n "$src" ]; then
@@ -55,5 +59,7 @@ fi
 out=$cache/out/$suite/$kver
 mkdir -p "$out"
 ko=$(cd "$root$work" && ls *.ko)
-cp "$root$work/$ko" "$out/${ko%.ko}$selftest.ko"
+# Renamed into place: a suite copying the module built before reads it whole.
+cp "$root$work/$ko" "$out/${ko%.ko}$selftest.ko.new"
+mv "$out/${ko%.ko}$selftest.ko.new" "$out/${ko%.ko}$selftest.ko"
 echo "$out/${ko%.ko}$selftest.ko"

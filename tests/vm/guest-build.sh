@@ -25,6 +25,12 @@ cache=${CLUSTERSWAP_CACHE:-$HOME/.cache/clusterswap}
 suite=$(target_root "$target")
 
 job=$cache/jobs/$target-build
+# One build at a time per target: two suites of one target may run side by
+# side (check.sh: the arm64 DKMS test beside its target's tests), and the
+# second finds the module the first built.
+mkdir -p "$cache/jobs"
+exec 9>"$job.lock"
+flock 9
 rm -rf "$job"
 mkdir -p "$job"
 "$top/tests/ship-tree.sh" "$job/src"

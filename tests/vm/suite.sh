@@ -9,7 +9,9 @@
 # trixie-arm64-cloud, bookworm-arm64-cloud); results are named by its label
 # (6.12, 6.1, 6.12-deb12, 6.12-cloud, 6.1-cloud, 6.12-arm64, 6.1-arm64,
 # 6.12-cloud-arm64, 6.1-cloud-arm64).
-# SUITE_PREPARE_ONLY=1 and SUITE_SPECS=DIR: below.
+# SUITE_PREPARE_ONLY=1 and SUITE_SPECS=DIR: below.  SUITE_JOB=NAME names
+# the job's folder (default: the target), for a second suite of a target
+# beside the first (check.sh: the arm64 DKMS test, arm64_prep).
 # SUITE_KVER names another kernel release to build for and boot (with
 # VM_KERNEL, VM_INITRD: see run-vm.sh); SUITE_DEBUG=1 says it is a debug
 # build, which runs the tests marked DEBUG_<test>=only too.  SUITE_TIME_SCALE=N
@@ -41,7 +43,8 @@ arch=$(target_arch "$target")
 kver=${SUITE_KVER:-$(root_kernel "$root" "$(target_flavour "$target")")}
 line=$(echo "$kver" | cut -d. -f1,2)
 label=$(target_label "$target" "$kver")
-job=$cache/jobs/$target
+job_name=${SUITE_JOB:-$target}
+job=$cache/jobs/$job_name
 
 rm -rf "$job"
 mkdir -p "$job/bin"
@@ -65,14 +68,14 @@ done
 # trixie, gcc-12 in bookworm).
 cc=gcc
 [ "$arch" = arm64 ] && cc=$(suite_cross_cc "$(target_suite "$build_suite")" "$arch")
-rm -rf "$build_root/tmp/cs-guest-$target"
-mkdir -p "$build_root/tmp/cs-guest-$target"
-cp "$top"/tests/guest/programs/*.c "$build_root/tmp/cs-guest-$target/"
-chroot "$build_root" sh -c "cd /tmp/cs-guest-$target && for c in *.c; do
+rm -rf "$build_root/tmp/cs-guest-$job_name"
+mkdir -p "$build_root/tmp/cs-guest-$job_name"
+cp "$top"/tests/guest/programs/*.c "$build_root/tmp/cs-guest-$job_name/"
+chroot "$build_root" sh -c "cd /tmp/cs-guest-$job_name && for c in *.c; do
 	$cc -O2 -Wall -Wextra -Werror -static -pthread -o \"\${c%.c}\" \"\$c\" || exit 1; done"
 for c in "$top"/tests/guest/programs/*.c; do
 	b=$(basename "$c" .c)
-	cp "$build_root/tmp/cs-guest-$target/$b" "$job/bin/"
+	cp "$build_root/tmp/cs-guest-$job_name/$b" "$job/bin/"
 done
 
 cp "$top/tools/clusterswap-top" "$job/bin/"

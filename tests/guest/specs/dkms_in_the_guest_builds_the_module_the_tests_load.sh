@@ -9,7 +9,9 @@
 # and back intact through zram, and "dkms remove" leaves nothing.
 # The source is the tree as users get it (/job/src, tests/ship-tree.sh).
 # Compiling under emulation of another architecture is slow: the limit
-# leaves room for a cold compiler cache on a 2-core host.
+# leaves room for a cold compiler cache on a 2-core host.  make check runs
+# this test of an arm64 target beside the rest, at the lowest priority,
+# with three times the limit (check.sh: arm64_prep).
 TIMEOUT_dkms_in_the_guest_builds_the_module_the_tests_load=1800
 BOOT_dkms_in_the_guest_builds_the_module_the_tests_load=own
 NEEDS_dkms_in_the_guest_builds_the_module_the_tests_load=built_for_guest
