@@ -258,6 +258,7 @@ arm64_root_result() {
 	touch "$logs/prep-$r.reported"
 	if ! wait_for "prep-$r.root"; then
 		kill_tree "$(cat "$logs/prep-$r.pid")"
+		mark "prep-$r.end" ended
 		cat "$logs/prep-$r.log"
 		result "SKIP root/$r: not finished when CHECK_START_BY=$CHECK_START_BY minutes had gone by"
 		return 0
@@ -288,7 +289,8 @@ beside_result() {
 		return 0
 	fi
 	if ! wait_for "$1.beside-end"; then
-		kill_tree "$(cat "$logs/prep-$r.pid")"
+		[ -e "$logs/prep-$r.end" ] || kill_tree "$(cat "$logs/prep-$r.pid")"
+		mark "prep-$r.end" ended
 		cat "$logs/$1.beside.log" 2>/dev/null
 		relay "$1" < <(skip_unit "$1" beside "$why")
 		return 0
@@ -499,7 +501,10 @@ arm64_prep() {
 	mark "prep-$s.root-end" "$(date +%s)"
 	mark "prep-$s.root" "$rc"
 	[ "$rc" = 0 ] || return 0
-	while [ ! -e "$logs/host.done" ]; do sleep 5; done
+	while [ ! -e "$logs/host.done" ]; do
+		[ -d "$logs" ] || return 0
+		sleep 5
+	done
 	for t in $targets; do
 		[ "$(target_root "$t")" = "$s" ] && [ -s "$logs/$t.beside" ] || continue
 		mark "$t.beside-start" "$(date +%s)"

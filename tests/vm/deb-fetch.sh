@@ -22,8 +22,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 # fetch_index ARCHIVE SUITE ARCH INDEX
 fetch_index() {
-	curl -fsS "$("$here/mirror.sh" "$1")/dists/$2/main/binary-$3/Packages.xz" | xz -dc >"$4.part"
-	mv "$4.part" "$4"
+	curl -fsS "$("$here/mirror.sh" "$1")/dists/$2/main/binary-$3/Packages.xz" | xz -dc >"$4.part.$$"
+	mv "$4.part.$$" "$4"
 }
 
 # stanza ARCHIVE SUITE ARCH PACKAGE DIR: PACKAGE's stanza in the suite's
@@ -51,8 +51,8 @@ fetch() {
 	sha=$(sed -n 's/^SHA256: //p' <<<"$6")
 	deb=$5/$(basename "$file")
 	if ! [ -s "$deb" ]; then
-		curl -fsS -o "$deb.part" "$("$here/mirror.sh" "$1")/$file"
-		mv "$deb.part" "$deb"
+		curl -fsS -o "$deb.part.$$" "$("$here/mirror.sh" "$1")/$file"
+		mv "$deb.part.$$" "$deb"
 	fi
 	echo "$sha  $deb" | sha256sum -c --quiet - >&2
 	echo "$deb"

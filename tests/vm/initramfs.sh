@@ -64,7 +64,7 @@ while read -r path; do
 done <"$tmp/mods.txt"
 rm "$tmp/mods.txt"
 
-(cd "$tmp" && find . | cpio -o -H newc --quiet) >"$out.new"
-mv "$out.new" "$out"
+(cd "$tmp" && find . | cpio -o -H newc --quiet) >"$out.new.$$"
+mv "$out.new.$$" "$out"
 echo "$stamp" >"$out.stamp"
 echo "$out"

@@ -76,9 +76,16 @@ needs_in_root() {
 }
 
 want="$abi $flavours $packages $(cat "$root/.clusterswap-recipe")"
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+# One install at a time: another run of this script (two suites side by
+# side) may have made it while this one waited for the lock.
+installed() {
+	[ "$(cat "$stamp" 2>/dev/null)" = "$want" ]
+}
+if ! installed; then
 	exec 9>"$cache/roots/$name.lock"
 	flock 9
+fi
+if ! installed; then
 	: >"$log"
 	echo "root-cross: installing $packages into the $name root" >&2
 	install_cc() {

@@ -22,8 +22,11 @@ grep -q '^CONFIG_KALLSYMS_ALL=y' "$config" && exit 0
 
 dir=$cache/system-maps
 map=$dir/System.map-$kver
+mkdir -p "$dir"
+# One fetch at a time: two suites of one kernel may run side by side.
+exec 9>"$map.lock"
+flock 9
 if ! [ -s "$map" ]; then
-	mkdir -p "$dir"
 	echo "system-map: fetching linux-image-$kver-dbg for its System.map" >&2
 	deb=$("$here/deb-fetch.sh" "$(target_suite "$root")" "$(target_arch "$root")" \
 		"linux-image-$kver-dbg" "$dir")
