@@ -245,6 +245,14 @@ kill_tree() {
 	kill -CONT "$1" 2>/dev/null || true
 }
 
+# end_prep ROOT: end an arm64 root's work beside the rest (arm64_prep) if
+# it still runs, and mark it ended: its pid, perhaps another process's by
+# then, is not killed again.
+end_prep() {
+	[ -e "$logs/prep-$1.end" ] || kill_tree "$(cat "$logs/prep-$1.pid")"
+	mark "prep-$1.end" ended
+}
+
 # arm64_root_result UNIT: for the first unit booting an arm64 root made
 # beside the rest (arm64_prep), the output of its second stage and the
 # root's result; a root not made when CHECK_START_BY's minutes have gone by
@@ -257,8 +265,7 @@ arm64_root_result() {
 	[ -s "$logs/prep-$r.pid" ] && [ ! -e "$logs/prep-$r.reported" ] || return 0
 	touch "$logs/prep-$r.reported"
 	if ! wait_for "prep-$r.root"; then
-		kill_tree "$(cat "$logs/prep-$r.pid")"
-		mark "prep-$r.end" ended
+		end_prep "$r"
 		cat "$logs/prep-$r.log"
 		result "SKIP root/$r: not finished when CHECK_START_BY=$CHECK_START_BY minutes had gone by"
 		return 0
@@ -289,8 +296,7 @@ beside_result() {
 		return 0
 	fi
 	if ! wait_for "$1.beside-end"; then
-		[ -e "$logs/prep-$r.end" ] || kill_tree "$(cat "$logs/prep-$r.pid")"
-		mark "prep-$r.end" ended
+		end_prep "$r"
 		cat "$logs/$1.beside.log" 2>/dev/null
 		relay "$1" < <(skip_unit "$1" beside "$why")
 		return 0
@@ -718,7 +724,9 @@ if [ "$mode" = all ]; then
 	# Every arm64 root's work was reported, or ended at CHECK_START_BY
 	# (arm64_root_result, beside_result); none outlives the run.
 	for f in "$logs"/prep-*.pid; do
-		[ -e "$f" ] && [ ! -e "${f%.pid}.end" ] && kill_tree "$(cat "$f")"
+		[ -e "$f" ] || continue
+		f=${f#"$logs/prep-"}
+		end_prep "${f%.pid}"
 	done
 	[ "$lanes_run" -le 1 ] || times="$times
   all of them, in $lanes_run lanes side by side: $(mmss $(( $(date +%s) - t_vm )))"
