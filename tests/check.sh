@@ -448,6 +448,19 @@ for t in $targets; do
 		fi
 	done
 done
+# arm64_root_target ROOT: what an arm64 root is made for (mkroot-arm64.sh):
+# its cloud target where this run boots that, else ROOT, whose root holds
+# only the generic kernel.
+arm64_root_target() {
+	local t
+	for t in $targets; do
+		if [ "$(target_root "$t")" = "$1" ] && [ "$(target_flavour "$t")" = cloud-arm64 ]; then
+			echo "$t"
+			return
+		fi
+	done
+	echo "$1"
+}
 # The roots are independent (each its own debootstrap, folder and logs), and
 # a cold run spends most of their time waiting on the mirror: all at once.
 # An arm64 root's first stage too (downloads and unpacking); its second,
@@ -458,7 +471,7 @@ done
 	echo "check: the host's apt configuration names no Debian mirror (above)"
 for s in $suites; do
 	if [ "$(target_arch "$s")" = arm64 ]; then
-		"$top/tests/vm/mkroot-arm64.sh" "$s" stage1 >"$logs/root-$s.log" 2>&1 &
+		"$top/tests/vm/mkroot-arm64.sh" "$(arm64_root_target "$s")" stage1 >"$logs/root-$s.log" 2>&1 &
 	else
 		"$top/tests/vm/mkroot.sh" "$s" >"$logs/root-$s.log" 2>&1 &
 	fi
@@ -503,7 +516,7 @@ t_roots=$(( $(date +%s) - t_roots ))
 arm64_prep() {
 	local s=$1 t rc=0
 	export VM_APPEND="${VM_APPEND:-} nowatchdog rcupdate.rcu_cpu_stall_timeout=300"
-	nice -n 19 "$top/tests/vm/mkroot.sh" "$s" >"$logs/prep-$s.log" 2>&1 || rc=$?
+	nice -n 19 "$top/tests/vm/mkroot.sh" "$(arm64_root_target "$s")" >"$logs/prep-$s.log" 2>&1 || rc=$?
 	mark "prep-$s.root-end" "$(date +%s)"
 	mark "prep-$s.root" "$rc"
 	[ "$rc" = 0 ] || return 0

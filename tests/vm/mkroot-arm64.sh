@@ -5,11 +5,16 @@
 # kernel of the ABI of the suite's amd64 root (targets.sh:
 # target_build_root), the one whose headers root-cross.sh gives that root
 # for cross builds.  trixie-arm64 boots Debian 13's 6.12, bookworm-arm64
-# Debian 12's 6.1, and each root holds its ABI's cloud-arm64 kernel beside
-# the generic one (the -arm64-cloud targets boot it); what differs between
-# the suites (package names, the archives an ABI is in) is targets.sh's.
+# Debian 12's 6.1; what differs between the suites (package names, the
+# archives an ABI is in) is targets.sh's.  Named by a cloud target
+# (trixie-arm64-cloud, bookworm-arm64-cloud), the root also holds its ABI's
+# cloud-arm64 kernel, which those targets boot; a root made so serves the
+# generic target too, and one made without it is made again for a cloud
+# target.  A run that boots no cloud kernel does not install one under
+# emulation.
 #
-#   mkroot-arm64.sh TARGET          trixie-arm64 or bookworm-arm64
+#   mkroot-arm64.sh TARGET          trixie-arm64, bookworm-arm64, or their
+#                                   -cloud targets
 #   mkroot-arm64.sh TARGET stage1   only the first stage (downloads and
 #                                   unpacking on the host, no guest): it
 #                                   may run beside guests, which the
@@ -42,16 +47,17 @@
 # and the copies beside them), so it needs no network.
 set -euo pipefail
 usage() {
-	echo "usage: mkroot-arm64.sh trixie-arm64|bookworm-arm64 [stage1]" >&2
+	echo "usage: mkroot-arm64.sh trixie-arm64[-cloud]|bookworm-arm64[-cloud] [stage1]" >&2
 	exit 2
 }
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/targets.sh"
-target=${1:-}
-case $target in
-*-arm64) ;;
+case ${1:-} in
+*-arm64) with_cloud= ;;
+*-arm64-cloud) with_cloud=1 ;;
 *) usage ;;
 esac
+target=$(target_root "$1")
 case ${2:-} in
 '' | stage1) ;;
 *) usage ;;
@@ -68,9 +74,15 @@ abi=$(root_kernel "$cache/roots/$build_root")
 abi=${abi%-amd64}
 kver=$abi-arm64
 cloud_kver=$abi-cloud-arm64
-kernel_packages="linux-image-$kver linux-headers-$kver linux-headers-$abi-common"
-kernel_packages="$kernel_packages linux-image-$cloud_kver linux-headers-$cloud_kver"
-kernel_packages="$kernel_packages $(suite_kbuild_package "$suite" "$abi")"
+kvers="$kver${with_cloud:+ $cloud_kver}"
+# kernel_packages [cloud]: the root's kernel packages, with the cloud
+# kernel's when asked.
+kernel_packages() {
+	echo "linux-image-$kver linux-headers-$kver linux-headers-$abi-common" \
+		${1:+"linux-image-$cloud_kver" "linux-headers-$cloud_kver"} \
+		"$(suite_kbuild_package "$suite" "$abi")"
+}
+kernel_packages=$(kernel_packages $with_cloud)
 # What the guests use (mkroot.sh's list, root-warm.sh's ccache and python3),
 # and what the kernel packages depend on.
 packages=gcc,make,libc6-dev,dkms,kmod,initramfs-tools
@@ -78,13 +90,25 @@ packages=$packages,util-linux,procps,busybox-static,zstd,cpio,xz-utils,e2fsprogs
 packages=$packages,ccache,python3,$(suite_kernel_deps "$suite" | tr ' ' ,)
 # Bump when the steps below change what the root holds.
 steps=3
-recipe=$(echo "arm64|$suite|$packages|$kernel_packages|$steps" | sha256sum | cut -c1-16)
+# recipe KERNEL_PACKAGES: the hash of what goes into a root.
+recipe() {
+	echo "arm64|$suite|$packages|$1|$steps" | sha256sum | cut -c1-16
+}
+recipe=$(recipe "$kernel_packages")
+# The recipes this run can use: its own, and for a generic target the one
+# with the cloud kernel too.
+usable=$recipe
+[ -n "$with_cloud" ] || usable="$usable $(recipe "$(kernel_packages cloud)")"
 stamp=$root/.clusterswap-recipe
-[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$recipe" ] && exit 0
+# made: whether the root was made by a recipe this run can use.
+made() {
+	[ -s "$stamp" ] && [[ " $usable " == *" $(cat "$stamp") "* ]]
+}
+made && exit 0
 mkdir -p "$cache/roots"
 exec 9>"$cache/roots/$target.lock"
 flock 9
-[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$recipe" ] && exit 0
+made && exit 0
 
 mirror=$("$here/mirror.sh" debian)
 tmp=$root.new
@@ -186,7 +210,7 @@ echo "mkroot: debootstrap --second-stage and the kernel in an arm64 guest (sever
 # About 7 minutes with both cores; make check runs it beside the amd64
 # guests at the lowest priority (check.sh: arm64_prep), where it may wait
 # most of an hour for them: the limit is for a guest that hangs.
-VM_ROOT=$tmp VM_ROOT_DISK=$img VM_MEM=2G "$here/run-vm.sh" "$target" "$kver" "$job" 7200 ||
+VM_ROOT=$tmp VM_ROOT_DISK=$img VM_MEM=2G VM_PAUTH=off "$here/run-vm.sh" "$target" "$kver" "$job" 7200 ||
 	{ cat "$job/out/console.log" >&2 2>/dev/null || true; rm -f "$img"; exit 1; }
 cp "$job/out/console.log" "$log.stage2.log"
 if [ "$(cat "$job/out/rc")" != 0 ]; then
@@ -201,7 +225,7 @@ mkdir "$done"
 debugfs -R "rdump / $done" "$img" >"$log.rdump.log" 2>&1
 rm -f "$img"
 rmdir "$done/lost+found"
-for k in "$kver" "$cloud_kver"; do
+for k in $kvers; do
 	if ! [ -f "$done/boot/vmlinuz-$k" ] || ! [ -d "$done/usr/src/linux-headers-$k" ]; then
 		echo "mkroot: the root has no kernel $k or its headers after the second stage" >&2
 		exit 1
@@ -211,4 +235,4 @@ rm -rf --one-file-system "$root" "$tmp"
 rm "$done/.clusterswap-stage1"
 mv "$done" "$root"
 echo "$recipe" >"$stamp"
-echo "mkroot: $target ready: kernels $kver and $cloud_kver"
+echo "mkroot: $target ready: kernels $kvers"

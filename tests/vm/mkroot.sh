@@ -4,8 +4,10 @@
 #   mkroot.sh trixie|bookworm|bookworm-612   (or a target booting one of
 #                                             them: trixie-cloud, ...)
 #   mkroot.sh trixie-arm64|bookworm-arm64    an arm64 target's own root
-#                                             (mkroot-arm64.sh; or its
-#                                             cloud target's: trixie-arm64-cloud)
+#                                             (mkroot-arm64.sh; named by
+#                                             its cloud target,
+#                                             trixie-arm64-cloud, with the
+#                                             cloud kernel too)
 #
 # The root lives outside the repository, in $CLUSTERSWAP_CACHE/roots/ROOT
 # (default ~/.cache/clusterswap). It holds the target's kernel images and
@@ -25,7 +27,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/targets.sh"
 target=$(target_root "${1:?usage: mkroot.sh TARGET}")
 # An arm64 root is made in two stages, the second in a guest.
-[ "$(target_arch "$target")" = arm64 ] && exec "$here/mkroot-arm64.sh" "$target"
+[ "$(target_arch "$target")" = arm64 ] && exec "$here/mkroot-arm64.sh" "$1"
 suite=$(target_suite "$target") || { echo "mkroot.sh: no recipe for '$target'" >&2; exit 2; }
 kernel_packages=$(target_kernel_packages "$target")
 

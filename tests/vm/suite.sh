@@ -101,8 +101,10 @@ echo "$scale" >"$job/time_scale"
 
 # A test's own boot may ask for more CPUs (SMP_<test>=N), a virtio disk of
 # N MiB (DISK_<test>=N, /dev/vda in the guest), more kernel command line
-# (APPEND_<test>="preempt=full"), and a root with clusterswap installed on the
-# host by apt or as the README says (ROOT_<test>=deb|readme: root-installed.sh).
+# (APPEND_<test>="preempt=full"), a root with clusterswap installed on the
+# host by apt or as the README says (ROOT_<test>=deb|readme: root-installed.sh),
+# and on arm64 a CPU without pointer authentication (PAUTH_<test>=off:
+# run-vm.sh, VM_PAUTH).
 directive() {
 	sed -n "s/^$1_$2=//p" "$top/tests/guest/specs/$2.sh" | tr -d '"'
 }
@@ -176,12 +178,13 @@ keep_serial() {
 
 # run_group TEST...: one boot running TEST... Appends to $all_results.
 run_group() {
-	local limit=60 t t_limit smp=2 disk= extra= append= installed= vmroot=
+	local limit=60 t t_limit smp=2 disk= extra= append= installed= vmroot= pauth=
 	if [ $# = 1 ]; then
 		smp=$(directive SMP "$1")
 		disk=$(directive DISK "$1")
 		append=$(directive APPEND "$1")
 		installed=$(directive ROOT "$1")
+		[ "$arch" = arm64 ] && pauth=$(directive PAUTH "$1")
 	fi
 	if [ -n "$installed" ]; then
 		local what=$job/src
@@ -208,13 +211,13 @@ run_group() {
 		limit=$((limit + ${t_limit:-120} * scale + 20))
 	done
 	echo "$@" >"$job/tests"
-	echo "suite: booting $kver (${smp:-2} CPUs${disk:+, ${disk} MiB disk}${append:+, $append}) with: $*"
+	echo "suite: booting $kver (${smp:-2} CPUs${disk:+, ${disk} MiB disk}${append:+, $append}${pauth:+, pointer authentication $pauth}) with: $*"
 	local start=$(date +%s)
 	local vm_ok=1 boot
 	for boot in 1 2; do
 		vm_ok=1
 		VM_SMP=${smp:-2} VM_QEMU_EXTRA=$extra VM_APPEND="${VM_APPEND:-} $append" \
-			VM_ROOT=$vmroot "$here/run-vm.sh" "$suite" "$kver" "$job" "$limit" || vm_ok=
+			VM_PAUTH=${pauth:-on} VM_ROOT=$vmroot "$here/run-vm.sh" "$suite" "$kver" "$job" "$limit" || vm_ok=
 		# A guest that died before PID 1 started the runner ran no test
 		# and loaded no module: the stock kernel did not boot.  Under
 		# Debian 12's QEMU 7.2 it sometimes did not (a fatal int3 where
