@@ -449,12 +449,13 @@ for t in $targets; do
 	done
 done
 # arm64_root_target ROOT: what an arm64 root is made for (mkroot-arm64.sh):
-# its cloud target where this run boots that, else ROOT, whose root holds
-# only the generic kernel.
+# its cloud target where this run gives that tests, else ROOT, whose root
+# holds only the generic kernel.
 arm64_root_target() {
 	local t
 	for t in $targets; do
-		if [ "$(target_root "$t")" = "$1" ] && [ "$(target_flavour "$t")" = cloud-arm64 ]; then
+		if [ "$(target_root "$t")" = "$1" ] && [ "$(target_flavour "$t")" = cloud-arm64 ] &&
+			{ [ -s "$logs/$t.tests" ] || [ -s "$logs/$t.beside" ]; }; then
 			echo "$t"
 			return
 		fi

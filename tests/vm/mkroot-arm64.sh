@@ -10,8 +10,8 @@
 # (trixie-arm64-cloud, bookworm-arm64-cloud), the root also holds its ABI's
 # cloud-arm64 kernel, which those targets boot; a root made so serves the
 # generic target too, and one made without it is made again for a cloud
-# target.  A run that boots no cloud kernel does not install one under
-# emulation.
+# target (as any root whose recipe changed: not while guests boot it).  A
+# run that boots no cloud kernel does not install one under emulation.
 #
 #   mkroot-arm64.sh TARGET          trixie-arm64, bookworm-arm64, or their
 #                                   -cloud targets

@@ -38,7 +38,8 @@ root=$cache/roots/$suite
 build_suite=$(target_build_root "$target")
 build_root=$cache/roots/$build_suite
 arch=$(target_arch "$target")
-"$here/mkroot.sh" "$suite"
+# By the target: an arm64 cloud target's root must hold its kernel.
+"$here/mkroot.sh" "$target"
 [ "$arch" = arm64 ] && "$here/root-cross.sh" "$build_suite" >/dev/null
 kver=${SUITE_KVER:-$(root_kernel "$root" "$(target_flavour "$target")")}
 line=$(echo "$kver" | cut -d. -f1,2)
