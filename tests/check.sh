@@ -504,7 +504,7 @@ t_roots=$(( $(date +%s) - t_roots ))
 # then, once the host checks have made the builds its suites use (build
 # roots, cross compilers), each of its targets' tests that run beside the
 # rest ($logs/TARGET.beside: the DKMS test, whose build compiles the module
-# under emulation, ten minutes of both cores with nothing in the compiler
+# under emulation, minutes of both cores with nothing in the compiler
 # cache), in a suite of their own (SUITE_JOB) beside their target's.
 # Both run beside the amd64 work, at the lowest priority: they take the
 # cores the amd64 guests leave idle, so those guests' time limits and race
