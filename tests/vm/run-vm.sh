@@ -118,14 +118,15 @@ case $kver in
 	# console.
 	qemu=${VM_QEMU:-$("$here/emulator.sh" aarch64)}
 	machine=virt,gic-version=3${machine#q35}
-	cpu=${VM_CPU:-max,pauth-impdef=on,lpa2=off}
 	# Without pointer authentication, as on Neoverse N1 (Graviton2, Ampere
 	# Altra), the kernel's signing and checking of return addresses are
 	# no-ops: the module's build under emulation took 201 s instead of 258
 	# s.  For guests that test nothing of the gate's pac-ret: a root's
 	# second stage, a build in the guest (guest-build.sh), the DKMS test
 	# (PAUTH_<test>, suite.sh).
-	[ "${VM_PAUTH:-on}" = off ] && cpu=${VM_CPU:-max,pauth=off,lpa2=off}
+	pauth=pauth-impdef=on
+	[ "${VM_PAUTH:-on}" = off ] && pauth=pauth=off
+	cpu=${VM_CPU:-max,$pauth,lpa2=off}
 	console=ttyAMA0
 	;;
 esac
