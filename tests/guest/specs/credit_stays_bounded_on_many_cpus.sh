@@ -9,9 +9,15 @@
 # clusters; PMD THP, larger than that batch, still swaps out whole through
 # the module, every page verifies, and each device's credit stays within
 # two batches per online CPU while swapping and after.
+# An arm64 guest has its own limit: emulated on an x86 host, the test took
+# 93 and 142 s in two whole-suite runs on 6.12 arm64, 153 s on 6.1 arm64
+# with no other guest running, and 298 s on 6.1 arm64 beside the DKMS
+# test's build in another guest (make check KERNELS=6.1-arm64); the limit
+# is 3x the slowest.
 # Budget: 16 s on 6.12, 16 s on 6.1 (make check, 2-vCPU TCG on a 2-core
 # host); the limit is 18.8x the slowest.
 TIMEOUT_credit_stays_bounded_on_many_cpus=300
+TIMEOUT_ARM64_credit_stays_bounded_on_many_cpus=900
 SMP_credit_stays_bounded_on_many_cpus=64
 APPEND_credit_stays_bounded_on_many_cpus="maxcpus=2"
 BOOT_credit_stays_bounded_on_many_cpus=own
